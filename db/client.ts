@@ -1,0 +1,71 @@
+// One Db type for both drivers: postgres.js when DATABASE_URL is set, embedded PGlite otherwise.
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import type { Logger } from "drizzle-orm";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema/index.js";
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "migrations");
+
+export type DbOptions = {
+  /** A PostgreSQL URL; when absent the embedded PGlite in `pgliteDir` is used. */
+  databaseUrl?: string | undefined;
+  /** A folder, or `memory://` for a database that lives as long as the process. */
+  pgliteDir?: string;
+  /** Connections in the postgres.js pool. */
+  maxConnections?: number;
+  /** Called with every SQL statement Drizzle sends (tests count them). */
+  onQuery?: (query: string, params: unknown[]) => void;
+};
+
+export type DbHandle = {
+  db: Db;
+  driver: "postgres" | "pglite";
+  /** Applies the committed migrations; safe to call on every start. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function createDb(options: DbOptions): Promise<DbHandle> {
+  const logger: Logger | undefined = options.onQuery
+    ? { logQuery: (query, params) => options.onQuery!(query, params) }
+    : undefined;
+
+  if (options.databaseUrl) {
+    const client = postgres(options.databaseUrl, {
+      max: options.maxConnections ?? 10,
+      onnotice: () => {},
+      // Idle connections are recycled so a restarted server is picked up again.
+      idle_timeout: 30,
+      connect_timeout: 10,
+    });
+    const db = drizzlePostgres(client, { schema, logger });
+    return {
+      db,
+      driver: "postgres",
+      migrate: () => migratePostgres(db, { migrationsFolder }),
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+
+  const dir = options.pgliteDir ?? ".data/pglite";
+  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite(client, { schema, logger });
+  return {
+    db,
+    driver: "pglite",
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,3 @@
+export * from "./auth.js";
+export * from "./restriction.js";
+export * from "./notifications.js";

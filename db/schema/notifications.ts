@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { users } from "./auth.js";
+
+const tz = { withTimezone: true } as const;
+
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    category: text("category").notNull(),
+    title: text("title").notNull(),
+    body: text("body"),
+    /** Raw JSON text; the API parses it into `data`. */
+    data: text("data"),
+    dateCreated: timestamp("date_created", tz).notNull().defaultNow(),
+    readAt: timestamp("read_at", tz),
+    deletedAt: timestamp("deleted_at", tz),
+  },
+  (t) => [
+    // The inbox: newest first, per user, optionally per category; deleted rows never listed.
+    index("notifications_inbox_idx")
+      .on(t.userId, t.dateCreated.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null`),
+    index("notifications_inbox_category_idx")
+      .on(t.userId, t.category, t.dateCreated.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} is null`),
+    // The unread badge and read-all.
+    index("notifications_unread_idx")
+      .on(t.userId, t.category)
+      .where(sql`${t.readAt} is null and ${t.deletedAt} is null`),
+  ],
+);
+
+export const pushSubscriptions = pgTable(
+  "push_subscriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    userAgent: text("user_agent"),
+    isActive: boolean("is_active").notNull().default(true),
+    createdAt: timestamp("created_at", tz).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", tz).notNull().defaultNow(),
+  },
+  (t) => [
+    // A push endpoint identifies one browser subscription: the upsert key.
+    uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint),
+    index("push_subscriptions_user_active_idx").on(t.userId).where(sql`${t.isActive}`),
+  ],
+);

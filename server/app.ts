@@ -1,0 +1,108 @@
+// buildApp: the one place where plugins and routes are registered. Fastify → (REST adapter | tRPC) →
+// context → procedure middleware → handler → db.
+import { randomUUID } from "node:crypto";
+import cors from "@fastify/cors";
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
+import { sql } from "drizzle-orm";
+import Fastify, { type FastifyError, type FastifyServerOptions } from "fastify";
+import type { Db } from "../db/client.js";
+import { mountAuth, type Auth } from "./auth.js";
+import type { Config } from "./config.js";
+import { contextFactory } from "./context.js";
+import { AppError, toAppError } from "./errors.js";
+import type { PushService } from "./push/sender.js";
+import { sendError, registerRestRoutes } from "./rest/adapter.js";
+import { restRoutes } from "./rest/routes.js";
+import { appRouter, type AppRouter } from "./routers/index.js";
+
+export type AppDeps = {
+  config: Pick<Config, "corsOrigins" | "logLevel">;
+  db: Db;
+  auth: Auth;
+  push: PushService;
+  /** Overrides the pino logger settings (tests pass false). */
+  logger?: FastifyServerOptions["logger"];
+};
+
+/** Fastify's own errors (body parsing, limits) as the contract's kinds; anything else via toAppError. */
+function fromFastifyError(err: FastifyError): AppError {
+  switch (err.statusCode) {
+    case 413:
+      return new AppError("PAYLOAD_TOO_LARGE", "Request body is too large");
+    case 415:
+      return new AppError("VALIDATION_ERROR", "Unsupported Content-Type: send application/json");
+    case 429:
+      return new AppError("TOO_MANY_REQUESTS", "Too many requests; try again later");
+  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    const malformed = err instanceof SyntaxError || err.code === "FST_ERR_CTP_INVALID_JSON_BODY";
+    return new AppError("VALIDATION_ERROR", malformed ? "Malformed JSON body" : err.message);
+  }
+  return toAppError(err);
+}
+
+export async function buildApp(deps: AppDeps) {
+  const app = Fastify({
+    logger: deps.logger ?? {
+      level: deps.config.logLevel,
+      redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-auth-token"]'],
+    },
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    // Batched tRPC calls put every procedure name in one path segment.
+    routerOptions: { maxParamLength: 5000 },
+  });
+
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  // A POST with Content-Type: application/json and no body is an empty input, not a parse error.
+  const jsonParser = app.getDefaultJsonParser("error", "ignore");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === "") return done(null, undefined);
+    jsonParser(request, text, done);
+  });
+
+  await app.register(cors, {
+    origin: deps.config.corsOrigins.length ? deps.config.corsOrigins : false,
+    credentials: true,
+    exposedHeaders: ["set-auth-token", "x-request-id"],
+  });
+
+  app.setErrorHandler((err: FastifyError, _request, reply) => sendError(reply, fromFastifyError(err)));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`)),
+  );
+
+  app.get("/health/live", async () => ({ success: true, data: { status: "live" } }));
+  app.get("/health/ready", async (_request, reply) => {
+    try {
+      await deps.db.execute(sql`select 1`);
+      return { success: true, data: { status: "ready" } };
+    } catch (err) {
+      return sendError(reply, new AppError("SERVICE_UNAVAILABLE", "The database is not answering", undefined, err));
+    }
+  });
+
+  mountAuth(app, deps.auth);
+
+  const createContext = contextFactory({ db: deps.db, push: deps.push }, deps.auth);
+  await app.register(fastifyTRPCPlugin, {
+    prefix: "/trpc",
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }) => createContext(req),
+      onError: ({ error, path }) => {
+        if (toAppError(error).status >= 500) app.log.error({ err: error, path }, "tRPC procedure failed");
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
+  });
+
+  registerRestRoutes(app, restRoutes, createContext);
+  return app;
+}

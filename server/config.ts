@@ -1,0 +1,121 @@
+// The environment, parsed once at start-up. A bad value stops the service with one line naming it.
+import { z } from "zod";
+import webpush from "web-push";
+
+const flag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const origin = z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin);
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+  BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  BETTER_AUTH_URL: z.url({ protocol: /^https?$/ }).optional(),
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:.+|https:\/\/.+)$/, "must be a mailto: or https: URL")
+    .optional(),
+  PLATFORM_ADMIN_EMAILS: list,
+  TRUSTED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => parseOrigins(v, ctx)),
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => parseOrigins(v, ctx)),
+  PUSH_ALLOW_HTTP_ENDPOINTS: flag,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[] {
+  const out: string[] = [];
+  for (const item of (value ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+    const parsed = origin.safeParse(item);
+    if (parsed.success) out.push(parsed.data);
+    else ctx.addIssue({ code: "custom", message: `"${item}" is not an http(s) origin` });
+  }
+  return out;
+}
+
+export type Vapid = { publicKey: string; privateKey: string; subject: string };
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  pgliteDir: string;
+  authSecret: string | undefined;
+  /** The server's own base URL: better-auth's baseURL and the default trusted origin. */
+  baseUrl: string;
+  vapid: Vapid | null;
+  platformAdminEmails: string[];
+  trustedOrigins: string[];
+  corsOrigins: string[];
+  pushAllowHttpEndpoints: boolean;
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+};
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError whose message is one line per bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings mean "unset", as they do in most .env files.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${String(i.path[0] ?? "environment")}: ${i.message}`);
+    throw new ConfigError([...new Set(lines)].join("\n"));
+  }
+  const e = parsed.data;
+  if (e.DATABASE_URL && !e.BETTER_AUTH_SECRET) {
+    throw new ConfigError("BETTER_AUTH_SECRET: required when DATABASE_URL is set");
+  }
+  const host = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
+  const baseUrl = e.BETTER_AUTH_URL ?? `http://${host.includes(":") ? `[${host}]` : host}:${e.PORT}`;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    pgliteDir: e.PGLITE_DIR,
+    authSecret: e.BETTER_AUTH_SECRET,
+    baseUrl,
+    vapid: parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT),
+    platformAdminEmails: e.PLATFORM_ADMIN_EMAILS.map((s) => s.toLowerCase()),
+    trustedOrigins: e.TRUSTED_ORIGINS.length ? e.TRUSTED_ORIGINS : [new URL(baseUrl).origin],
+    corsOrigins: e.CORS_ORIGINS,
+    pushAllowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+function parseVapid(publicKey?: string, privateKey?: string, subject?: string): Vapid | null {
+  if (!publicKey && !privateKey) return null;
+  if (!publicKey) throw new ConfigError("VAPID_PUBLIC_KEY: required when VAPID_PRIVATE_KEY is set");
+  if (!privateKey) throw new ConfigError("VAPID_PRIVATE_KEY: required when VAPID_PUBLIC_KEY is set");
+  const vapidSubject = subject ?? "mailto:admin@localhost";
+  try {
+    // web-push validates the key lengths and encodings; a JWT built now proves the pair is usable.
+    webpush.getVapidHeaders("https://push.example.invalid", vapidSubject, publicKey, privateKey, "aes128gcm");
+  } catch (err) {
+    throw new ConfigError(`VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY: ${(err as Error).message}`);
+  }
+  return { publicKey, privateKey, subject: vapidSubject };
+}

@@ -1,0 +1,43 @@
+// The request context: the services every procedure may use, and the caller resolved once per request.
+import type { FastifyRequest } from "fastify";
+import type { Db } from "../db/client.js";
+import { resolveSession, type Auth, type SessionInfo, type SessionUser } from "./auth.js";
+import type { PushService } from "./push/sender.js";
+
+/** What the process holds for its whole life. */
+export type Services = {
+  db: Db;
+  push: PushService;
+};
+
+export type Context = Services & {
+  user: SessionUser | null;
+  session: SessionInfo | null;
+  /** The caller's user-agent header, stored with push subscriptions. */
+  userAgent: string | null;
+};
+
+/** A context without HTTP: tests and scripts call procedures with it through createCaller. */
+export function createContextInner(
+  services: Services,
+  caller: { user?: SessionUser | null; session?: SessionInfo | null; userAgent?: string | null } = {},
+): Context {
+  return {
+    ...services,
+    user: caller.user ?? null,
+    session: caller.session ?? (caller.user ? { id: "inner", expiresAt: new Date(Date.now() + 3_600_000) } : null),
+    userAgent: caller.userAgent ?? null,
+  };
+}
+
+/** The context of one HTTP request: the session from its bearer token or cookie. */
+export function contextFactory(services: Services, auth: Auth) {
+  return async function createContext(request: FastifyRequest): Promise<Context> {
+    const resolved = await resolveSession(auth, request);
+    return createContextInner(services, {
+      user: resolved?.user ?? null,
+      session: resolved?.session ?? null,
+      userAgent: request.headers["user-agent"] ?? null,
+    });
+  };
+}

@@ -1,0 +1,68 @@
+// Per-pro restriction flags: read, list the active ones, and the ungated opt-in / ops-override switch.
+import { asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { proRestrictionStatus, pros } from "../../../db/schema/index.js";
+import { notFound } from "../../errors.js";
+import type { HandlerArgs } from "../types.js";
+
+export type ProStatus = {
+  proId: string;
+  restrictionActive: boolean;
+  /** The cohort whose activation or rollback set the flag; null when set per pro. */
+  cohortId: string | null;
+  updatedAt: Date | null;
+};
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/**
+ * The statement that sets the flag of many pros at once (a batch upsert); await it, or add .returning().
+ * Rows are written in proId order so that two transactions touching overlapping pros take their row
+ * locks in the same order and never deadlock. proIds must not be empty.
+ */
+export function upsertRestriction(
+  db: Db | Tx,
+  proIds: readonly string[],
+  restrictionActive: boolean,
+  cohortId: string | null,
+) {
+  const now = new Date();
+  const rows = [...proIds].sort().map((proId) => ({ proId, restrictionActive, cohortId, updatedAt: now }));
+  return db
+    .insert(proRestrictionStatus)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: proRestrictionStatus.proId,
+      set: {
+        restrictionActive: sql`excluded.restriction_active`,
+        cohortId: sql`excluded.cohort_id`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+    });
+}
+
+export async function listActivePros({ ctx }: HandlerArgs): Promise<ProStatus[]> {
+  return ctx.db
+    .select()
+    .from(proRestrictionStatus)
+    .where(eq(proRestrictionStatus.restrictionActive, true))
+    .orderBy(asc(proRestrictionStatus.proId));
+}
+
+export async function getProStatus({ ctx, input }: HandlerArgs<{ proId: string }>): Promise<ProStatus> {
+  const [status] = await ctx.db
+    .select()
+    .from(proRestrictionStatus)
+    .where(eq(proRestrictionStatus.proId, input.proId));
+  return status ?? { proId: input.proId, restrictionActive: false, cohortId: null, updatedAt: null };
+}
+
+async function setProFlag(db: Db, proId: string, restrictionActive: boolean): Promise<ProStatus> {
+  const [pro] = await db.select({ id: pros.id }).from(pros).where(eq(pros.id, proId));
+  if (!pro) throw notFound("Pro", proId);
+  const [status] = await upsertRestriction(db, [proId], restrictionActive, null).returning();
+  return status!;
+}
+
+export const activatePro = ({ ctx, input }: HandlerArgs<{ proId: string }>) => setProFlag(ctx.db, input.proId, true);
+export const rollbackPro = ({ ctx, input }: HandlerArgs<{ proId: string }>) => setProFlag(ctx.db, input.proId, false);

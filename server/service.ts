@@ -1,0 +1,43 @@
+// Opens everything the service needs from its configuration: database (migrated), auth, push, app.
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createDb } from "../db/client.js";
+import { buildApp, type AppDeps } from "./app.js";
+import { createAuth } from "./auth.js";
+import type { Config } from "./config.js";
+import { createPushService } from "./push/sender.js";
+
+/**
+ * The session signing secret: BETTER_AUTH_SECRET, or with the embedded database one generated once and
+ * kept beside its data, so sessions survive a restart. A memory database gets a fresh one per process.
+ */
+export function authSecret(config: Pick<Config, "authSecret" | "pgliteDir">): string {
+  if (config.authSecret) return config.authSecret;
+  if (config.pgliteDir.startsWith("memory://")) return randomBytes(32).toString("base64url");
+  const file = join(config.pgliteDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export async function openService(config: Config, options: { logger?: AppDeps["logger"] } = {}) {
+  const handle = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+  try {
+    await handle.migrate();
+    const auth = createAuth({
+      db: handle.db,
+      secret: authSecret(config),
+      baseUrl: config.baseUrl,
+      trustedOrigins: config.trustedOrigins,
+      platformAdminEmails: config.platformAdminEmails,
+    });
+    const push = createPushService({ vapid: config.vapid, allowHttpEndpoints: config.pushAllowHttpEndpoints });
+    const app = await buildApp({ config, db: handle.db, auth, push, logger: options.logger });
+    return { app, handle };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}

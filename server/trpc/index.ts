@@ -1,0 +1,15 @@
+// The building blocks of every router: procedures by who may call them.
+import { t } from "./init.js";
+import { adminOnly } from "./middleware/admin.js";
+import { authed } from "./middleware/authed.js";
+import { normalizeErrors } from "./middleware/normalize-errors.js";
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Anyone; errors already normalised. */
+export const publicProcedure = t.procedure.use(normalizeErrors);
+/** A signed-in user: ctx.user and ctx.session are set. */
+export const authedProcedure = publicProcedure.use(authed);
+/** A signed-in platform admin. */
+export const adminProcedure = authedProcedure.use(adminOnly);

@@ -1,0 +1,25 @@
+// tRPC initialisation: the context type, the transformer and the error shape every client sees.
+import { initTRPC } from "@trpc/server";
+import superjson from "superjson";
+import type { Context } from "../context.js";
+import { toAppError } from "../errors.js";
+
+export const t = initTRPC.context<Context>().create({
+  // Dates and other non-JSON values reach the typed client with their types.
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const appError = toAppError(error);
+    return {
+      ...shape,
+      message: appError.message,
+      // Never a stack: the message is all a caller needs.
+      data: {
+        code: shape.data.code,
+        httpStatus: appError.status,
+        path: shape.data.path,
+        appCode: appError.kind,
+        details: appError.details ?? null,
+      },
+    };
+  },
+});
