@@ -1,0 +1,109 @@
+// One app per test file on its own database, with signed-in users made on demand.
+import { randomBytes, randomInt } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll } from "vitest";
+import { users } from "../../db/schema/index.js";
+import { buildApp } from "../../server/app.js";
+import { createAuth, type Auth, type SessionUser } from "../../server/auth.js";
+import { createContextInner } from "../../server/context.js";
+import { createPushService, type PushService, type PushServiceOptions } from "../../server/push/sender.js";
+import { createCaller } from "../../server/routers/index.js";
+import { openTestDb, type TestDb } from "./db.js";
+
+export const TEST_ORIGIN = "http://127.0.0.1:3000";
+/** Signing up with this address makes a platform admin (PLATFORM_ADMIN_EMAILS). */
+export const BOOTSTRAP_ADMIN_EMAIL = "root-admin@test.local";
+
+export type TestUser = SessionUser & { token: string; headers: { authorization: string } };
+
+export type TestApp = {
+  db: TestDb;
+  app: FastifyInstance;
+  auth: Auth;
+  push: PushService;
+  /** Signs up a new user through better-auth; `admin: true` grants the platform admin role. */
+  signUp(options?: { admin?: boolean; name?: string; email?: string }): Promise<TestUser>;
+  /** A tRPC caller acting as this user (or anonymous). */
+  caller(user?: SessionUser | null, userAgent?: string): ReturnType<typeof createCaller>;
+};
+
+export type TestAppOptions = { push?: Partial<PushServiceOptions> };
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const db = await openTestDb();
+  const auth = createAuth({
+    db: db.db,
+    secret: "test-secret-that-is-long-enough-0123456789",
+    baseUrl: TEST_ORIGIN,
+    trustedOrigins: [TEST_ORIGIN],
+    platformAdminEmails: [BOOTSTRAP_ADMIN_EMAIL],
+  });
+  const push = createPushService({ vapid: null, ...options.push });
+  const app = await buildApp({
+    config: { corsOrigins: ["http://allowed.test"], logLevel: "silent" },
+    db: db.db,
+    auth,
+    push,
+    logger: false,
+  });
+  await app.ready();
+
+  async function signUp(opts: { admin?: boolean; name?: string; email?: string } = {}): Promise<TestUser> {
+    const email = opts.email ?? `user-${randomBytes(5).toString("hex")}@test.local`;
+    const name = opts.name ?? `User ${email.split("@")[0]}`;
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/auth/sign-up/email",
+      headers: { origin: TEST_ORIGIN, "content-type": "application/json" },
+      payload: { name, email, password: "correct-horse-battery" },
+    });
+    if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
+    const body = res.json() as { token: string; user: { id: string; role: string } };
+    let role = body.user.role;
+    if (opts.admin && role !== "admin") {
+      await db.db.update(users).set({ role: "admin" }).where(eq(users.id, body.user.id));
+      role = "admin";
+    }
+    return {
+      id: body.user.id,
+      name,
+      email,
+      role,
+      token: body.token,
+      headers: { authorization: `Bearer ${body.token}` },
+    };
+  }
+
+  return {
+    db,
+    app,
+    auth,
+    push,
+    signUp,
+    caller: (user, userAgent) =>
+      createCaller(createContextInner({ db: db.db, push }, { user: user ?? null, userAgent: userAgent ?? null })),
+  };
+}
+
+/**
+ * Registers beforeAll/afterAll for a file and returns a getter: one database and app per file
+ * (PGlite is heavy to start), shared by its tests, which make their own users and records.
+ */
+export function useTestApp(options: TestAppOptions = {}): () => TestApp {
+  let testApp: TestApp | undefined;
+  beforeAll(async () => {
+    testApp = await createTestApp(options);
+  });
+  afterAll(async () => {
+    await testApp?.app.close();
+    await testApp?.db.close();
+  });
+  return () => {
+    if (!testApp) throw new Error("useTestApp: the app is not ready (call inside a test)");
+    return testApp;
+  };
+}
+
+/** A random positive cohort number, so tests sharing a database do not collide. */
+export const uniqueCohortNumber = () => randomInt(1, 2_000_000_000);

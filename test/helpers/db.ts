@@ -1,0 +1,44 @@
+// A migrated database for one test file: in-memory PGlite, or (TEST_DB=postgres) a fresh database
+// created on the server of TEST_DATABASE_URL and dropped afterwards.
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { createDb, type DbHandle } from "../../db/client.js";
+
+export type TestDb = DbHandle & {
+  /** Every statement Drizzle sent, in order; tests clear it and count. */
+  queries: string[];
+  /** Which server this file runs against. */
+  kind: "pglite" | "postgres";
+};
+
+export const testDbKind = (): "pglite" | "postgres" => (process.env.TEST_DB === "postgres" ? "postgres" : "pglite");
+
+export async function openTestDb(): Promise<TestDb> {
+  const queries: string[] = [];
+  const onQuery = (query: string) => void queries.push(query);
+  if (testDbKind() === "pglite") {
+    const handle = await createDb({ pgliteDir: "memory://", onQuery });
+    await handle.migrate();
+    return { ...handle, queries, kind: "pglite" };
+  }
+
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error("TEST_DB=postgres needs TEST_DATABASE_URL");
+  const name = `rn_test_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await createDb({ databaseUrl: url.toString(), onQuery, maxConnections: 10 });
+  await handle.migrate();
+  return {
+    ...handle,
+    queries,
+    kind: "postgres",
+    async close() {
+      await handle.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
