@@ -31,6 +31,8 @@ export function createAuth(options: AuthOptions) {
     emailAndPassword: { enabled: true },
     plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer()],
     telemetry: { enabled: false },
+    // better-auth turns the origin check off when NODE_ENV=test; keep it on so tests see production behaviour.
+    advanced: { disableOriginCheck: false },
     // Request limits are the service's own (Fastify), applied in front of this handler.
     rateLimit: { enabled: false },
     databaseHooks: {

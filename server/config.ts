@@ -1,4 +1,5 @@
 // The environment, parsed once at start-up. A bad value stops the service with one line naming it.
+import { createECDH } from "node:crypto";
 import { z } from "zod";
 import webpush from "web-push";
 
@@ -112,10 +113,16 @@ function parseVapid(publicKey?: string, privateKey?: string, subject?: string): 
   if (!privateKey) throw new ConfigError("VAPID_PRIVATE_KEY: required when VAPID_PUBLIC_KEY is set");
   const vapidSubject = subject ?? "mailto:admin@localhost";
   try {
-    // web-push validates the key lengths and encodings; a JWT built now proves the pair is usable.
+    // web-push validates the key lengths and encodings; a JWT built now proves the keys are usable.
     webpush.getVapidHeaders("https://push.example.invalid", vapidSubject, publicKey, privateKey, "aes128gcm");
   } catch (err) {
     throw new ConfigError(`VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY: ${(err as Error).message}`);
+  }
+  // Two valid keys that do not belong together would sign pushes every push service rejects.
+  const ecdh = createECDH("prime256v1");
+  ecdh.setPrivateKey(Buffer.from(privateKey, "base64url"));
+  if (!ecdh.getPublicKey().equals(Buffer.from(publicKey, "base64url"))) {
+    throw new ConfigError("VAPID_PUBLIC_KEY: does not match VAPID_PRIVATE_KEY");
   }
   return { publicKey, privateKey, subject: vapidSubject };
 }

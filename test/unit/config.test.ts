@@ -1,0 +1,97 @@
+import webpush from "web-push";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../server/config.js";
+
+const errorOf = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error("expected a ConfigError");
+};
+
+describe("loadConfig", () => {
+  it("defaults to the embedded database on 127.0.0.1:3000", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "127.0.0.1",
+      databaseUrl: undefined,
+      pgliteDir: ".data/pglite",
+      baseUrl: "http://127.0.0.1:3000",
+      trustedOrigins: ["http://127.0.0.1:3000"],
+      corsOrigins: [],
+      vapid: null,
+      pushAllowHttpEndpoints: false,
+    });
+  });
+
+  it("treats empty values as unset", () => {
+    expect(loadConfig({ PORT: "", DATABASE_URL: "" }).port).toBe(3000);
+  });
+
+  it("parses lists and flags", () => {
+    const config = loadConfig({
+      PLATFORM_ADMIN_EMAILS: " Ops@Example.com, second@example.com ,",
+      TRUSTED_ORIGINS: "https://admin.example.com, http://localhost:5173/",
+      CORS_ORIGINS: "https://admin.example.com",
+      PUSH_ALLOW_HTTP_ENDPOINTS: "true",
+    });
+    expect(config.platformAdminEmails).toEqual(["ops@example.com", "second@example.com"]);
+    expect(config.trustedOrigins).toEqual(["https://admin.example.com", "http://localhost:5173"]);
+    expect(config.corsOrigins).toEqual(["https://admin.example.com"]);
+    expect(config.pushAllowHttpEndpoints).toBe(true);
+  });
+
+  it("names each bad variable on its own line", () => {
+    const message = errorOf({ PORT: "eighty", DATABASE_URL: "not a url", LOG_LEVEL: "loud" });
+    const lines = message.split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^PORT: /);
+    expect(message).toMatch(/^DATABASE_URL: /m);
+    expect(message).toMatch(/^LOG_LEVEL: /m);
+  });
+
+  it("rejects a non-postgres DATABASE_URL and a bad origin", () => {
+    expect(errorOf({ DATABASE_URL: "mysql://localhost/db", BETTER_AUTH_SECRET: "x".repeat(32) })).toMatch(
+      /^DATABASE_URL: /,
+    );
+    expect(errorOf({ CORS_ORIGINS: "ftp://files.example.com" })).toMatch(/^CORS_ORIGINS: /);
+  });
+
+  it("requires BETTER_AUTH_SECRET with DATABASE_URL", () => {
+    expect(errorOf({ DATABASE_URL: "postgres://localhost/app" })).toBe(
+      "BETTER_AUTH_SECRET: required when DATABASE_URL is set",
+    );
+    expect(loadConfig({ DATABASE_URL: "postgres://localhost/app", BETTER_AUTH_SECRET: "s".repeat(32) }).databaseUrl).toBe(
+      "postgres://localhost/app",
+    );
+  });
+
+  describe("VAPID keys", () => {
+    const keys = webpush.generateVAPIDKeys();
+    const other = webpush.generateVAPIDKeys();
+
+    it("accepts a generated pair with a subject", () => {
+      const config = loadConfig({
+        VAPID_PUBLIC_KEY: keys.publicKey,
+        VAPID_PRIVATE_KEY: keys.privateKey,
+        VAPID_SUBJECT: "mailto:ops@example.com",
+      });
+      expect(config.vapid).toEqual({ ...keys, subject: "mailto:ops@example.com" });
+    });
+
+    it("rejects half a pair, a key that does not parse, a mismatched pair and a bad subject", () => {
+      expect(errorOf({ VAPID_PUBLIC_KEY: keys.publicKey })).toMatch(/^VAPID_PRIVATE_KEY: required/);
+      expect(errorOf({ VAPID_PUBLIC_KEY: "short", VAPID_PRIVATE_KEY: keys.privateKey })).toMatch(/^VAPID_/);
+      expect(errorOf({ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: other.privateKey })).toBe(
+        "VAPID_PUBLIC_KEY: does not match VAPID_PRIVATE_KEY",
+      );
+      expect(
+        errorOf({ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: "ops" }),
+      ).toMatch(/^VAPID_SUBJECT: /);
+    });
+  });
+});
