@@ -1,0 +1,121 @@
+// The pure gate rules: each gate on its own at its boundary, the exact blockedBy text, and the
+// activation decision taken from the latest check.
+import { describe, expect, it } from "vitest";
+import {
+  activationBlocker,
+  evaluateGates,
+  MIN_COMPARISONS_DONE,
+  MIN_RESPONSE_RATE,
+  NO_GATE_CHECK_MESSAGE,
+  type GateInputs,
+} from "../../server/routers/restriction/gates.js";
+
+/** Inputs that pass every gate; each test spoils one or more of them. */
+const passing: GateInputs = { responseRate: 0.6, comparisonsDone: 50, logLive: true, legalSignoff: true };
+const gates = (overrides: Partial<GateInputs>) => evaluateGates({ ...passing, ...overrides });
+const blocked = (blockedBy: string) => ({ allGatesMet: false, blockedBy });
+
+describe("evaluateGates", () => {
+  it("uses the spec's thresholds", () => {
+    expect(MIN_RESPONSE_RATE).toBe(0.6);
+    expect(MIN_COMPARISONS_DONE).toBe(50);
+  });
+
+  it("passes every gate at the boundaries, with a null blockedBy", () => {
+    expect(evaluateGates(passing)).toEqual({ allGatesMet: true, blockedBy: null });
+    expect(gates({ responseRate: 1, comparisonsDone: 2_147_483_647 })).toEqual({ allGatesMet: true, blockedBy: null });
+  });
+
+  describe("response rate", () => {
+    it("passes at 0.6 and above", () => {
+      expect(gates({ responseRate: 0.6 }).allGatesMet).toBe(true);
+      expect(gates({ responseRate: 0.61 }).allGatesMet).toBe(true);
+    });
+    it("fails just below 0.6", () => {
+      expect(gates({ responseRate: 0.59 })).toEqual(blocked("response_rate 0.59 < 0.6"));
+      expect(gates({ responseRate: 0.5999999 })).toEqual(blocked("response_rate 0.5999999 < 0.6"));
+    });
+    it("counts a missing rate as 0", () => {
+      expect(gates({ responseRate: null })).toEqual(blocked("response_rate 0 < 0.6"));
+      expect(gates({ responseRate: 0 })).toEqual(blocked("response_rate 0 < 0.6"));
+    });
+    it("formats the value with String(n)", () => {
+      expect(gates({ responseRate: 0.1 + 0.2 })).toEqual(blocked("response_rate 0.30000000000000004 < 0.6"));
+      expect(gates({ responseRate: 1e-7 })).toEqual(blocked("response_rate 1e-7 < 0.6"));
+      expect(gates({ responseRate: 0.5 })).toEqual(blocked("response_rate 0.5 < 0.6"));
+    });
+  });
+
+  describe("comparisons", () => {
+    it("passes at 50 and above", () => {
+      expect(gates({ comparisonsDone: 50 }).allGatesMet).toBe(true);
+      expect(gates({ comparisonsDone: 51 }).allGatesMet).toBe(true);
+    });
+    it("fails at 49", () => {
+      expect(gates({ comparisonsDone: 49 })).toEqual(blocked("comparisons_done 49 < 50"));
+    });
+    it("counts a missing count as 0", () => {
+      expect(gates({ comparisonsDone: null })).toEqual(blocked("comparisons_done 0 < 50"));
+      expect(gates({ comparisonsDone: 0 })).toEqual(blocked("comparisons_done 0 < 50"));
+    });
+  });
+
+  it("fails when the communication log is not live", () => {
+    expect(gates({ logLive: false })).toEqual(blocked("communication_logs not live"));
+  });
+
+  it("fails without legal sign-off", () => {
+    expect(gates({ legalSignoff: false })).toEqual(blocked("legal_signoff missing"));
+  });
+
+  it("lists every failure in the order of the gate table, joined by '; '", () => {
+    expect(evaluateGates({ responseRate: 0.5, comparisonsDone: 0, logLive: false, legalSignoff: false })).toEqual(
+      blocked("response_rate 0.5 < 0.6; comparisons_done 0 < 50; communication_logs not live; legal_signoff missing"),
+    );
+    expect(evaluateGates({ responseRate: null, comparisonsDone: null, logLive: false, legalSignoff: false })).toEqual(
+      blocked("response_rate 0 < 0.6; comparisons_done 0 < 50; communication_logs not live; legal_signoff missing"),
+    );
+  });
+
+  it("keeps the order when only some gates fail", () => {
+    expect(gates({ responseRate: 0.2, logLive: false })).toEqual(
+      blocked("response_rate 0.2 < 0.6; communication_logs not live"),
+    );
+    expect(gates({ comparisonsDone: 3, legalSignoff: false })).toEqual(
+      blocked("comparisons_done 3 < 50; legal_signoff missing"),
+    );
+    expect(gates({ logLive: false, legalSignoff: false })).toEqual(
+      blocked("communication_logs not live; legal_signoff missing"),
+    );
+  });
+});
+
+describe("activationBlocker", () => {
+  it("blocks with the exact message when no check was run", () => {
+    expect(NO_GATE_CHECK_MESSAGE).toBe(
+      "Activation blocked: no gate check has been run for this cohort. Run check-gates first.",
+    );
+    expect(activationBlocker(null)).toBe(NO_GATE_CHECK_MESSAGE);
+  });
+
+  it("blocks with the unmet gates of the latest check", () => {
+    expect(activationBlocker(blocked("comparisons_done 0 < 50; legal_signoff missing"))).toBe(
+      "Activation blocked by unmet gates: comparisons_done 0 < 50; legal_signoff missing",
+    );
+  });
+
+  it("says unknown when a failed check has no blockedBy", () => {
+    expect(activationBlocker({ allGatesMet: false, blockedBy: null })).toBe("Activation blocked by unmet gates: unknown");
+  });
+
+  it("allows activation when every gate was met", () => {
+    expect(activationBlocker({ allGatesMet: true, blockedBy: null })).toBeNull();
+    expect(activationBlocker(evaluateGates(passing))).toBeNull();
+  });
+
+  it("agrees with evaluateGates on a failing check", () => {
+    expect(activationBlocker(gates({ responseRate: 0.59 }))).toBe(
+      "Activation blocked by unmet gates: response_rate 0.59 < 0.6",
+    );
+  });
+});
