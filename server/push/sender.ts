@@ -1,5 +1,10 @@
-// Web Push delivery. (Filled in by issue B: request building, bounded fan-out, push-service answers.)
+// Web Push delivery: web-push builds each request (aes128gcm encryption, VAPID JWT), fetch sends it, so
+// http: push services (local ones in tests and development) work too. Fan-out is bounded, each request
+// has a timeout, and each subscription gets its own outcome: one failure never fails the others.
+import webpush from "web-push";
 import type { Vapid } from "../config.js";
+import { judgePushAnswer, type PushAnswer } from "./answer.js";
+import { mapWithConcurrency } from "./concurrency.js";
 
 export type PushPayload = { title: string; body: string | null; url: string | null };
 export type PushTarget = { id: string; endpoint: string; p256dh: string; auth: string };
@@ -16,22 +21,87 @@ export interface PushService {
   readonly vapid: Vapid | null;
   /** Admit http: endpoints (local push services in tests and development). */
   readonly allowHttpEndpoints: boolean;
+  /** Sends one payload to every target; throws only when no VAPID keys are configured. */
   send(targets: PushTarget[], payload: PushPayload): Promise<PushOutcome[]>;
 }
 
 export type PushServiceOptions = {
   vapid: Vapid | null;
   allowHttpEndpoints?: boolean;
+  /** Requests in flight at once. */
   concurrency?: number;
+  /** Per request, from connecting to the answer's status line. */
   timeoutMs?: number;
+  /** How long the push service keeps an undelivered message, in seconds. */
+  ttlSeconds?: number;
 };
 
+export const DEFAULT_CONCURRENCY = 10;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TTL_SECONDS = 24 * 60 * 60;
+
 export function createPushService(options: PushServiceOptions): PushService {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+
+  async function deliver(vapid: Vapid, target: PushTarget, body: string): Promise<PushOutcome> {
+    const fail = (error: string): PushOutcome => ({ subscriptionId: target.id, statusCode: null, ok: false, gone: false, error });
+    let request: ReturnType<typeof webpush.generateRequestDetails>;
+    try {
+      request = webpush.generateRequestDetails(
+        { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
+        body,
+        { vapidDetails: vapid, TTL: ttl, contentEncoding: "aes128gcm" },
+      );
+    } catch (err) {
+      // Keys the browser never produced (wrong length, not base64url) cannot be encrypted to.
+      return fail(`Cannot encrypt for this subscription: ${(err as Error).message}`);
+    }
+    const answer = await post(request, timeoutMs);
+    const verdict = judgePushAnswer(answer);
+    return {
+      subscriptionId: target.id,
+      statusCode: "status" in answer ? answer.status : null,
+      ...verdict,
+    };
+  }
+
   return {
     vapid: options.vapid,
     allowHttpEndpoints: options.allowHttpEndpoints ?? false,
-    async send() {
-      throw new Error("push delivery is not implemented yet");
+    async send(targets, payload) {
+      const vapid = options.vapid;
+      if (!vapid) throw new Error("VAPID not configured");
+      const body = JSON.stringify(payload);
+      return mapWithConcurrency(targets, concurrency, (target) => deliver(vapid, target, body));
     },
   };
+}
+
+type RequestDetails = ReturnType<typeof webpush.generateRequestDetails>;
+
+async function post(request: RequestDetails, timeoutMs: number): Promise<PushAnswer> {
+  const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
+  // fetch computes Content-Length itself and refuses a caller's value.
+  delete headers["Content-Length"];
+  try {
+    const response = await fetch(request.endpoint, {
+      method: request.method,
+      headers,
+      body: request.body ? new Uint8Array(request.body) : null,
+      // A redirect could lead anywhere, http: included: the answer is the push service's own or nothing.
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // The answer's body carries nothing we use; dropping it frees the connection.
+    await response.body?.cancel().catch(() => {});
+    return { status: response.status };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    if (e.name === "TimeoutError" || e.name === "AbortError") {
+      return { failure: "timeout", message: `no answer within ${timeoutMs} ms` };
+    }
+    return { failure: "network", message: e.cause?.code ?? e.cause?.message ?? e.message };
+  }
 }

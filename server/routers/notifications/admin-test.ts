@@ -1,0 +1,89 @@
+// Admin test endpoints: create an in-app notification or send a push to any user, inspect and clear
+// push subscriptions. The target user must exist (404 `User <id> not found`).
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
+import { notifications, pushSubscriptions, users } from "../../../db/schema/index.js";
+import { AppError, vapidNotConfigured } from "../../errors.js";
+import type { HandlerArgs } from "../types.js";
+import { categoryOf } from "./categories.js";
+import type { TestNotificationInput } from "./schemas.js";
+import type { PushSubscription } from "./subscriptions.js";
+import { toNotificationView, type NotificationView } from "./view.js";
+
+async function requireUser(db: Db, id: string): Promise<void> {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, id));
+  if (!user) throw new AppError("NOT_FOUND", `User ${id} not found`);
+}
+
+export async function createTestNotification({
+  ctx,
+  input,
+}: HandlerArgs<TestNotificationInput>): Promise<{ notification: NotificationView }> {
+  await requireUser(ctx.db, input.targetUserId);
+  const [row] = await ctx.db
+    .insert(notifications)
+    .values({
+      userId: input.targetUserId,
+      eventType: input.type,
+      category: categoryOf(input.type),
+      title: input.title,
+      body: input.body,
+      data: input.url ? JSON.stringify({ url: input.url }) : null,
+    })
+    .returning();
+  return { notification: toNotificationView(row!) };
+}
+
+export type PushResult = {
+  sent: number;
+  failed: number;
+  /** Subscriptions the push service reported gone (404/410), now inactive. */
+  deactivated: number;
+  results: { subscriptionId: string; statusCode: number | null; ok: boolean; error?: string }[];
+};
+
+/** Sends `{title, body, url}` to every active subscription of the target user; `sent + failed` is all of them. */
+export async function sendTestPush({ ctx, input }: HandlerArgs<TestNotificationInput>): Promise<PushResult> {
+  if (!ctx.push.vapid) throw vapidNotConfigured();
+  await requireUser(ctx.db, input.targetUserId);
+  const targets = await ctx.db
+    .select({
+      id: pushSubscriptions.id,
+      endpoint: pushSubscriptions.endpoint,
+      p256dh: pushSubscriptions.p256dh,
+      auth: pushSubscriptions.auth,
+    })
+    .from(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.userId, input.targetUserId), eq(pushSubscriptions.isActive, true)))
+    .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
+  const outcomes = await ctx.push.send(targets, { title: input.title, body: input.body, url: input.url });
+
+  const goneIds = outcomes.filter((o) => o.gone).map((o) => o.subscriptionId);
+  if (goneIds.length) {
+    await ctx.db
+      .update(pushSubscriptions)
+      .set({ isActive: false, updatedAt: sql`now()` })
+      .where(inArray(pushSubscriptions.id, goneIds));
+  }
+  const sent = outcomes.filter((o) => o.ok).length;
+  return {
+    sent,
+    failed: outcomes.length - sent,
+    deactivated: goneIds.length,
+    results: outcomes.map(({ gone: _gone, ...result }) => result),
+  };
+}
+
+export type AdminSubscription = PushSubscription & { userName: string; userEmail: string };
+
+/** Every user's subscriptions, active and inactive (isActive tells which), oldest first. */
+export async function listAllSubscriptions({ ctx }: HandlerArgs): Promise<{ subscriptions: AdminSubscription[] }> {
+  const rows = await ctx.db
+    .select({ subscription: pushSubscriptions, userName: users.name, userEmail: users.email })
+    .from(pushSubscriptions)
+    .leftJoin(users, eq(users.id, pushSubscriptions.userId))
+    .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
+  return {
+    subscriptions: rows.map((r) => ({ ...r.subscription, userName: r.userName ?? "Unknown", userEmail: r.userEmail ?? "" })),
+  };
+}

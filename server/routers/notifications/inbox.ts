@@ -1,0 +1,123 @@
+// The caller's inbox: list, count, mark as read and soft-delete. Every statement is scoped to the caller;
+// soft-deleted rows are invisible everywhere.
+import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { notifications } from "../../../db/schema/index.js";
+import { forbidden, notFound } from "../../errors.js";
+import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
+import { categoryFilter } from "./categories.js";
+import { firstValue, hasMore, pageWindow } from "./pagination.js";
+import type { ListInput, MarkAllReadInput, RemoveManyInput } from "./schemas.js";
+import { containsPattern } from "./search.js";
+import { toNotificationView, type NotificationView } from "./view.js";
+
+export type NotificationList = {
+  notifications: NotificationView[];
+  total: number;
+  unread_count: number;
+  page: number;
+  has_more: boolean;
+};
+
+const visibleTo = (userId: string) => and(eq(notifications.userId, userId), isNull(notifications.deletedAt));
+const unread = isNull(notifications.readAt);
+
+export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>): Promise<NotificationList> {
+  const window = pageWindow(input.page, input.limit);
+  const filters: SQL[] = [];
+  const category = categoryFilter(firstValue(input.category));
+  if (category) filters.push(eq(notifications.category, category));
+  const search = firstValue(input.search);
+  if (typeof search === "string" && search !== "") {
+    const pattern = containsPattern(search);
+    filters.push(or(ilike(notifications.title, pattern), ilike(notifications.body, pattern))!);
+  }
+  const matching = and(visibleTo(ctx.user.id), ...filters);
+
+  const [counts, rows] = await Promise.all([
+    // One pass over the caller's rows: the filtered total and the unfiltered unread count.
+    ctx.db
+      .select({
+        total: sql<number>`count(*) filter (where ${and(...filters) ?? sql`true`})`.mapWith(Number),
+        unread: sql<number>`count(*) filter (where ${unread})`.mapWith(Number),
+      })
+      .from(notifications)
+      .where(visibleTo(ctx.user.id)),
+    ctx.db
+      .select()
+      .from(notifications)
+      .where(matching)
+      .orderBy(desc(notifications.dateCreated), desc(notifications.id))
+      .limit(window.limit)
+      .offset(window.offset),
+  ]);
+  const total = counts[0]?.total ?? 0;
+  return {
+    notifications: rows.map(toNotificationView),
+    total,
+    unread_count: counts[0]?.unread ?? 0,
+    page: window.page,
+    has_more: hasMore(window, total),
+  };
+}
+
+export async function unreadCount({ ctx }: HandlerArgs): Promise<{ count: number }> {
+  const [row] = await ctx.db
+    .select({ count: sql<number>`count(*)`.mapWith(Number) })
+    .from(notifications)
+    .where(and(visibleTo(ctx.user.id), unread));
+  return { count: row?.count ?? 0 };
+}
+
+/**
+ * Applies `set` to one of the caller's visible notifications. When nothing matched, one more read tells
+ * why: no such (visible) notification → 404, someone else's → 403.
+ */
+async function changeOwnNotification(
+  ctx: AuthedContext,
+  id: string,
+  set: PgUpdateSetSource<typeof notifications>,
+): Promise<{ success: true }> {
+  if (!isUuid(id)) throw notFound("Notification", id);
+  const changed = await ctx.db
+    .update(notifications)
+    .set(set)
+    .where(and(eq(notifications.id, id), visibleTo(ctx.user.id)))
+    .returning({ id: notifications.id });
+  if (changed.length) return { success: true };
+  const [other] = await ctx.db
+    .select({ userId: notifications.userId })
+    .from(notifications)
+    .where(and(eq(notifications.id, id), isNull(notifications.deletedAt)));
+  if (!other) throw notFound("Notification", id);
+  throw forbidden();
+}
+
+/** Marking an already-read notification again keeps its first readAt. */
+export const markRead = ({ ctx, input }: HandlerArgs<{ id: string }>) =>
+  changeOwnNotification(ctx, input.id, { readAt: sql`coalesce(${notifications.readAt}, now())` });
+
+export const removeNotification = ({ ctx, input }: HandlerArgs<{ id: string }>) =>
+  changeOwnNotification(ctx, input.id, { deletedAt: sql`now()` });
+
+export async function markAllRead({ ctx, input }: HandlerArgs<MarkAllReadInput>): Promise<{ updated: number }> {
+  const category = categoryFilter(firstValue(input.category));
+  const changed = await ctx.db
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(and(visibleTo(ctx.user.id), unread, category ? eq(notifications.category, category) : undefined))
+    .returning({ id: notifications.id });
+  return { updated: changed.length };
+}
+
+/** Ids that are not UUIDs cannot be the caller's notifications: they are skipped, like anyone else's. */
+export async function removeMany({ ctx, input }: HandlerArgs<RemoveManyInput>): Promise<{ deleted: number }> {
+  const ids = [...new Set(input.ids.filter(isUuid))];
+  if (!ids.length) return { deleted: 0 };
+  const changed = await ctx.db
+    .update(notifications)
+    .set({ deletedAt: sql`now()` })
+    .where(and(inArray(notifications.id, ids), visibleTo(ctx.user.id)))
+    .returning({ id: notifications.id });
+  return { deleted: changed.length };
+}

@@ -1,0 +1,76 @@
+// The caller's push subscriptions: list the active ones, register (upsert by endpoint), deactivate.
+import { and, asc, eq, sql } from "drizzle-orm";
+import { pushSubscriptions } from "../../../db/schema/index.js";
+import { validationError } from "../../errors.js";
+import { endpointProblem } from "../../push/endpoint.js";
+import type { AuthedContext, HandlerArgs } from "../types.js";
+import type { SubscribeInput, UnsubscribeInput } from "./schemas.js";
+
+export type PushSubscription = typeof pushSubscriptions.$inferSelect;
+
+/** Longer user-agent headers are cut: the value is only shown to people, never parsed. */
+const MAX_USER_AGENT = 512;
+
+export async function listSubscriptions({ ctx }: HandlerArgs): Promise<{ subscriptions: PushSubscription[] }> {
+  const subscriptions = await ctx.db
+    .select()
+    .from(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.userId, ctx.user.id), eq(pushSubscriptions.isActive, true)))
+    .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
+  return { subscriptions };
+}
+
+/**
+ * One statement, so two browsers racing with the same endpoint cannot both insert. An endpoint names one
+ * browser subscription: when it comes back (re-subscribed, or signed in as another user) the row takes
+ * the new keys and owner and becomes active again.
+ */
+export async function subscribe({ ctx, input }: HandlerArgs<SubscribeInput>): Promise<{ subscription: PushSubscription }> {
+  const problem = endpointProblem(input.endpoint, ctx.push.allowHttpEndpoints);
+  if (problem) throw validationError("Invalid push subscription", [{ field: "endpoint", message: problem }]);
+  const values = {
+    userId: ctx.user.id,
+    endpoint: input.endpoint,
+    p256dh: input.p256dh,
+    auth: input.auth,
+    userAgent: ctx.userAgent ? ctx.userAgent.slice(0, MAX_USER_AGENT) : null,
+    isActive: true,
+  };
+  const [subscription] = await ctx.db
+    .insert(pushSubscriptions)
+    .values(values)
+    .onConflictDoUpdate({
+      target: pushSubscriptions.endpoint,
+      set: {
+        userId: values.userId,
+        p256dh: values.p256dh,
+        auth: values.auth,
+        userAgent: values.userAgent,
+        isActive: true,
+        updatedAt: sql`now()`,
+      },
+    })
+    .returning();
+  return { subscription: subscription! };
+}
+
+/** Deactivates the user's active subscriptions: the one with `endpoint`, or all of them. */
+async function deactivate(ctx: AuthedContext, endpoint?: string): Promise<{ success: true }> {
+  await ctx.db
+    .update(pushSubscriptions)
+    .set({ isActive: false, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(pushSubscriptions.userId, ctx.user.id),
+        eq(pushSubscriptions.isActive, true),
+        endpoint === undefined ? undefined : eq(pushSubscriptions.endpoint, endpoint),
+      ),
+    );
+  return { success: true };
+}
+
+/** Idempotent: an endpoint the caller has no active subscription for changes nothing and still succeeds. */
+export const unsubscribe = ({ ctx, input }: HandlerArgs<UnsubscribeInput>) => deactivate(ctx, input.endpoint);
+
+/** The admin test endpoint clears the caller's own subscriptions, not everyone's. */
+export const deactivateOwnSubscriptions = ({ ctx }: HandlerArgs) => deactivate(ctx);

@@ -1,0 +1,107 @@
+// A local Web Push service for tests: a node:http server on 127.0.0.1 whose endpoints answer with a
+// chosen status or never answer, and a browser-side subscriber with real P-256 keys that decrypts what
+// arrived (http_ece) and checks the VAPID JWT (node:crypto).
+import { createECDH, createPublicKey, randomBytes, verify, type ECDH } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
+
+// http_ece ships no types; this is the one call the tests make.
+type Ece = { decrypt(buffer: Buffer, params: { version: "aes128gcm"; privateKey: ECDH; authSecret: Buffer }): Buffer };
+const ece = createRequire(import.meta.url)("http_ece") as Ece;
+
+export type ReceivedPush = { path: string; headers: IncomingHttpHeaders; body: Buffer };
+/** An HTTP status to answer with, or "hang": read the request and never answer. */
+export type Behaviour = number | "hang";
+
+export type LocalPushService = {
+  origin: string;
+  /** Every request that reached the service, in arrival order. */
+  received: ReceivedPush[];
+  /** A fresh endpoint URL that answers as told. */
+  endpoint(behaviour: Behaviour): string;
+  close(): Promise<void>;
+};
+
+export async function startPushService(): Promise<LocalPushService> {
+  const received: ReceivedPush[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const path = req.url ?? "/";
+      received.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
+      const behaviour = path.split("/")[2] ?? "";
+      if (behaviour === "hang") return;
+      res.writeHead(Number(behaviour) || 500, { "content-type": "text/plain" }).end("answered by the test push service");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    received,
+    endpoint: (behaviour) => `${origin}/push/${behaviour}/${randomBytes(8).toString("hex")}`,
+    async close() {
+      // Hanging requests keep their sockets open; close them so the server can stop.
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
+
+/** What a browser's PushManager.subscribe() would create: a key pair and an auth secret. */
+export type Subscriber = {
+  p256dh: string;
+  auth: string;
+  /** The decrypted payload of a push request's body, parsed as JSON. */
+  decrypt(body: Buffer): unknown;
+};
+
+export function makeSubscriber(): Subscriber {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  const authSecret = randomBytes(16);
+  return {
+    p256dh: ecdh.getPublicKey().toString("base64url"),
+    auth: authSecret.toString("base64url"),
+    decrypt: (body) =>
+      JSON.parse(ece.decrypt(body, { version: "aes128gcm", privateKey: ecdh, authSecret }).toString("utf8")),
+  };
+}
+
+export type VapidClaims = { aud: string; exp: number; sub: string };
+
+/**
+ * Checks an `Authorization: vapid t=<jwt>, k=<public key>` header (RFC 8292): k is the expected key, the
+ * JWT is ES256 and its signature verifies with that key. Returns the claims for the caller to compare.
+ */
+export function verifyVapidAuthorization(header: string | undefined, publicKey: string): VapidClaims {
+  const match = /^vapid t=([\w-]+\.[\w-]+\.[\w-]+), k=([\w-]+)$/.exec(header ?? "");
+  if (!match) throw new Error(`not a VAPID authorization header: ${header}`);
+  const [, jwt, k] = match as unknown as [string, string, string];
+  if (k !== publicKey) throw new Error("k is not the server's VAPID public key");
+  const [encodedHeader, encodedClaims, signature] = jwt.split(".") as [string, string, string];
+  const jwtHeader = JSON.parse(Buffer.from(encodedHeader, "base64url").toString()) as { alg?: string };
+  if (jwtHeader.alg !== "ES256") throw new Error(`unexpected JWT alg ${jwtHeader.alg}`);
+
+  // The raw key is an uncompressed P-256 point: 0x04 || x (32 bytes) || y (32 bytes).
+  const point = Buffer.from(k, "base64url");
+  const key = createPublicKey({
+    key: {
+      kty: "EC",
+      crv: "P-256",
+      x: point.subarray(1, 33).toString("base64url"),
+      y: point.subarray(33, 65).toString("base64url"),
+    },
+    format: "jwk",
+  });
+  const valid = verify(
+    "sha256",
+    Buffer.from(`${encodedHeader}.${encodedClaims}`),
+    { key, dsaEncoding: "ieee-p1363" },
+    Buffer.from(signature, "base64url"),
+  );
+  if (!valid) throw new Error("VAPID JWT signature does not verify");
+  return JSON.parse(Buffer.from(encodedClaims, "base64url").toString()) as VapidClaims;
+}
