@@ -4,10 +4,14 @@ import { z } from "zod";
 
 const INT32_MAX = 2_147_483_647;
 
+/** PostgreSQL text cannot hold NUL: such a string would fail in the database as a 500. */
+const noNul = [(s: string) => !s.includes("\u0000"), "must not contain NUL characters"] as const;
+
 const proId = z
   .string()
   .max(200, "must be at most 200 characters")
-  .refine((s) => s.trim().length > 0, "must not be empty");
+  .refine((s) => s.trim().length > 0, "must not be empty")
+  .refine(...noNul);
 
 export const cohortIdInput = z.object({ id: z.string() });
 
@@ -27,7 +31,7 @@ export const checkGatesInput = cohortIdInput.extend({
 });
 
 export const rollbackCohortInput = cohortIdInput.extend({
-  reason: z.string().max(500, "must be at most 500 characters").nullish(),
+  reason: z.string().max(500, "must be at most 500 characters").refine(...noNul).nullish(),
 });
 
 export const proIdInput = z.object({ proId });
