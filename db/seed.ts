@@ -1,0 +1,77 @@
+// `npm run db:seed`: demo data for the configured database. Safe to run twice: what exists is kept.
+import { count, eq } from "drizzle-orm";
+import { createAuth } from "../server/auth.js";
+import { loadConfig } from "../server/config.js";
+import { authSecret } from "../server/service.js";
+import { categoryOf } from "../server/routers/notifications/categories.js";
+import { createDb, type Db } from "./client.js";
+import { communicationLogs, notifications, pros, users } from "./schema/index.js";
+
+const SEED_ADMIN = { name: "Demo Admin", email: "admin@example.com", password: "admin-password-123" };
+const SEED_USER = { name: "Demo User", email: "user@example.com", password: "user-password-123" };
+const PRO_COUNT = 300;
+
+async function ensureUser(db: Db, auth: ReturnType<typeof createAuth>, who: typeof SEED_USER, role: string) {
+  let [user] = await db.select().from(users).where(eq(users.email, who.email));
+  if (!user) {
+    await auth.api.signUpEmail({ body: who });
+    [user] = await db.select().from(users).where(eq(users.email, who.email));
+  }
+  if (user!.role !== role) await db.update(users).set({ role }).where(eq(users.id, user!.id));
+  return user!;
+}
+
+const config = loadConfig();
+const handle = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+try {
+  await handle.migrate();
+  const { db } = handle;
+  const auth = createAuth({
+    db,
+    secret: authSecret(config),
+    baseUrl: config.baseUrl,
+    trustedOrigins: config.trustedOrigins,
+    platformAdminEmails: config.platformAdminEmails,
+  });
+  const admin = await ensureUser(db, auth, SEED_ADMIN, "admin");
+  const user = await ensureUser(db, auth, SEED_USER, "user");
+
+  const proRows = Array.from({ length: PRO_COUNT }, (_, i) => ({
+    id: `pro-${String(i + 1).padStart(4, "0")}`,
+    name: `Demo Pro ${i + 1}`,
+  }));
+  await db.insert(pros).values(proRows).onConflictDoNothing();
+
+  const [logs] = await db.select({ n: count() }).from(communicationLogs);
+  if (logs!.n === 0) {
+    await db.insert(communicationLogs).values(
+      proRows.slice(0, 100).map((p, i) => ({ proId: p.id, userId: user.id, channel: i % 2 ? "sms" : "email" })),
+    );
+  }
+
+  const [existing] = await db.select({ n: count() }).from(notifications).where(eq(notifications.userId, user.id));
+  if (existing!.n === 0) {
+    const samples = [
+      { eventType: "message.received", title: "New message from Demo Pro 1", body: "Hi, about your request…" },
+      { eventType: "lead.created", title: "A new lead is waiting", body: null },
+      { eventType: "review.posted", title: "You received a 5-star review", body: "Great work!" },
+      { eventType: "invoice.paid", title: "Invoice #1001 paid", body: null, url: "https://example.com/billing" },
+      { eventType: "weekly_digest", title: "Your weekly digest", body: "3 new leads this week" },
+    ];
+    await db.insert(notifications).values(
+      samples.map(({ url, ...n }) => ({
+        ...n,
+        userId: user.id,
+        category: categoryOf(n.eventType),
+        data: url ? JSON.stringify({ url }) : null,
+      })),
+    );
+  }
+
+  console.log(`Seeded ${handle.driver === "pglite" ? `PGlite in ${config.pgliteDir}` : "PostgreSQL"}:`);
+  console.log(`  admin  ${SEED_ADMIN.email} / ${SEED_ADMIN.password}  (id ${admin.id})`);
+  console.log(`  user   ${SEED_USER.email} / ${SEED_USER.password}  (id ${user.id})`);
+  console.log(`  ${PRO_COUNT} pros (pro-0001 … pro-${String(PRO_COUNT).padStart(4, "0")}), communication logs, notifications`);
+} finally {
+  await handle.close();
+}
