@@ -53,6 +53,11 @@ export async function buildApp(deps: AppDeps) {
     },
     // Batched tRPC calls put every procedure name in one path segment.
     routerOptions: { maxParamLength: 5000 },
+    // Errors raised while routing (a malformed %-escape, an over-long path parameter) get the envelope too.
+    frameworkErrors: (err, _request, reply) => {
+      const message = err.code === "FST_ERR_MAX_PARAM_LENGTH" ? "A path parameter is too long" : "Malformed URL";
+      sendError(reply, new AppError("VALIDATION_ERROR", message));
+    },
   });
 
   app.addHook("onSend", async (request, reply) => {
