@@ -36,7 +36,7 @@ export class AppError extends TRPCError {
   }
 }
 
-export const notFound = (resource: "Cohort" | "Pro" | "Notification", id: string) =>
+export const notFound = (resource: "Cohort" | "Pro" | "Notification" | "User", id: string) =>
   new AppError("NOT_FOUND", `${resource} ${id} not found`);
 
 export const validationError = (message: string, details?: FieldIssue[]) =>

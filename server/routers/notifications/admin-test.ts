@@ -3,7 +3,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { notifications, pushSubscriptions, users } from "../../../db/schema/index.js";
-import { AppError, vapidNotConfigured } from "../../errors.js";
+import { notFound, vapidNotConfigured } from "../../errors.js";
 import type { HandlerArgs } from "../types.js";
 import { categoryOf } from "./categories.js";
 import type { TestNotificationInput } from "./schemas.js";
@@ -12,7 +12,7 @@ import { toNotificationView, type NotificationView } from "./view.js";
 
 async function requireUser(db: Db, id: string): Promise<void> {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, id));
-  if (!user) throw new AppError("NOT_FOUND", `User ${id} not found`);
+  if (!user) throw notFound("User", id);
 }
 
 export async function createTestNotification({
