@@ -1,15 +1,17 @@
-// The REST surface as a table: method, path, the procedure it calls, how the request becomes the
-// procedure's input, and the success status. The adapter registers it; the OpenAPI document reads it.
-import type { RequestParts } from "./adapter.js";
-
+// The REST surface as a table: method, path, the procedure it calls, where its input comes from, and the
+// success status. The adapter registers it; the OpenAPI document is generated from it.
 export type RestRoute = {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   /** Fastify path, mount point included. */
   path: string;
   /** The tRPC procedure, as `router.procedure`. */
   procedure: string;
-  /** The procedure's input from the request; none when omitted. */
-  input?: (request: RequestParts) => unknown;
+  /**
+   * Where the procedure's input comes from: the path parameters (`:id` → `id`) plus the JSON body's
+   * fields ("body") or the query string's ("query"), or the path parameters alone ("path").
+   * Omitted: the procedure takes no input.
+   */
+  input?: "body" | "query" | "path";
   /** HTTP status of a success; 200 when omitted. */
   status?: 200 | 201;
   summary: string;
@@ -23,7 +25,7 @@ export const restrictionRoutes: RestRoute[] = [
     method: "POST",
     path: `${RESTRICTION}/cohorts`,
     procedure: "restriction.createCohort",
-    input: ({ body }) => body,
+    input: "body",
     status: 201,
     summary: "Create a rollout cohort (status pending)",
   },
@@ -37,7 +39,7 @@ export const restrictionRoutes: RestRoute[] = [
     method: "POST",
     path: `${RESTRICTION}/cohorts/:id/check-gates`,
     procedure: "restriction.checkGates",
-    input: ({ params, body }) => ({ ...body, id: params.id }),
+    input: "body",
     status: 201,
     summary: "Record a prerequisite gate check for a cohort",
   },
@@ -45,14 +47,14 @@ export const restrictionRoutes: RestRoute[] = [
     method: "POST",
     path: `${RESTRICTION}/cohorts/:id/activate`,
     procedure: "restriction.activateCohort",
-    input: ({ params }) => ({ id: params.id }),
+    input: "path",
     summary: "Activate a cohort whose latest gate check passed",
   },
   {
     method: "POST",
     path: `${RESTRICTION}/cohorts/:id/rollback`,
     procedure: "restriction.rollbackCohort",
-    input: ({ params, body }) => ({ ...body, id: params.id }),
+    input: "body",
     summary: "Roll a cohort back, with an optional reason",
   },
   {
@@ -65,21 +67,21 @@ export const restrictionRoutes: RestRoute[] = [
     method: "GET",
     path: `${RESTRICTION}/:proId`,
     procedure: "restriction.getPro",
-    input: ({ params }) => ({ proId: params.proId }),
+    input: "path",
     summary: "Read one pro's restriction status",
   },
   {
     method: "POST",
     path: `${RESTRICTION}/:proId/activate`,
     procedure: "restriction.activatePro",
-    input: ({ params }) => ({ proId: params.proId }),
+    input: "path",
     summary: "Switch one pro's restriction on (ungated)",
   },
   {
     method: "POST",
     path: `${RESTRICTION}/:proId/rollback`,
     procedure: "restriction.rollbackPro",
-    input: ({ params }) => ({ proId: params.proId }),
+    input: "path",
     summary: "Switch one pro's restriction off",
   },
 ];
@@ -93,7 +95,7 @@ export const notificationRoutes: RestRoute[] = [
     method: "GET",
     path: NOTIFICATIONS,
     procedure: "notifications.list",
-    input: ({ query }) => ({ category: query.category, search: query.search, page: query.page, limit: query.limit }),
+    input: "query",
     summary: "List the caller's notifications, newest first (category, search, page, limit)",
   },
   {
@@ -106,14 +108,14 @@ export const notificationRoutes: RestRoute[] = [
     method: "PATCH",
     path: `${NOTIFICATIONS}/read-all`,
     procedure: "notifications.markAllRead",
-    input: ({ query }) => ({ category: query.category }),
+    input: "query",
     summary: "Mark all the caller's notifications read, optionally of one category",
   },
   {
     method: "DELETE",
     path: `${NOTIFICATIONS}/bulk`,
     procedure: "notifications.removeMany",
-    input: ({ body }) => body,
+    input: "body",
     summary: "Soft-delete several of the caller's notifications by id",
   },
   {
@@ -126,14 +128,14 @@ export const notificationRoutes: RestRoute[] = [
     method: "POST",
     path: `${NOTIFICATIONS}/subscriptions`,
     procedure: "notifications.subscribe",
-    input: ({ body }) => body,
+    input: "body",
     summary: "Register a push subscription (upsert by endpoint)",
   },
   {
     method: "DELETE",
     path: `${NOTIFICATIONS}/subscriptions`,
     procedure: "notifications.unsubscribe",
-    input: ({ body }) => body,
+    input: "body",
     summary: "Deactivate the caller's push subscription with this endpoint",
   },
   {
@@ -146,14 +148,14 @@ export const notificationRoutes: RestRoute[] = [
     method: "POST",
     path: `${NOTIFICATIONS}/test/in-app`,
     procedure: "notifications.testInApp",
-    input: ({ body }) => body,
+    input: "body",
     summary: "Admin: create an in-app notification for a user",
   },
   {
     method: "POST",
     path: `${NOTIFICATIONS}/test/push`,
     procedure: "notifications.testPush",
-    input: ({ body }) => body,
+    input: "body",
     summary: "Admin: send a push message to every active subscription of a user",
   },
   {
@@ -172,14 +174,14 @@ export const notificationRoutes: RestRoute[] = [
     method: "PATCH",
     path: `${NOTIFICATIONS}/:id/read`,
     procedure: "notifications.markRead",
-    input: ({ params }) => ({ id: params.id }),
+    input: "path",
     summary: "Mark one of the caller's notifications read",
   },
   {
     method: "DELETE",
     path: `${NOTIFICATIONS}/:id`,
     procedure: "notifications.remove",
-    input: ({ params }) => ({ id: params.id }),
+    input: "path",
     summary: "Soft-delete one of the caller's notifications",
   },
 ];
