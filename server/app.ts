@@ -2,6 +2,8 @@
 // context → procedure middleware → handler → db.
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyError, type FastifyServerOptions } from "fastify";
@@ -12,6 +14,7 @@ import { contextFactory } from "./context.js";
 import { AppError, toAppError } from "./errors.js";
 import type { PushService } from "./push/sender.js";
 import { sendError, registerRestRoutes } from "./rest/adapter.js";
+import { buildOpenApiDocument } from "./rest/openapi.js";
 import { restRoutes } from "./rest/routes.js";
 import { appRouter, type AppRouter } from "./routers/index.js";
 
@@ -109,5 +112,14 @@ export async function buildApp(deps: AppDeps) {
   });
 
   registerRestRoutes(app, restRoutes, createContext);
+
+  // The API reference: generated from the route table, served as JSON and as a Swagger UI page.
+  const openApiDocument = buildOpenApiDocument(restRoutes);
+  app.get("/openapi.json", async () => openApiDocument);
+  await app.register(swagger, {
+    mode: "static",
+    specification: { document: openApiDocument as never },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { url: "/openapi.json" } as never });
   return app;
 }

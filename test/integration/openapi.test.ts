@@ -1,0 +1,52 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { restRoutes } from "../../server/rest/routes.js";
+import { useTestApp } from "../helpers/app.js";
+
+describe("API reference", () => {
+  const t = useTestApp();
+
+  it("serves a valid OpenAPI 3.1 document listing every route of the REST table", async () => {
+    const res = await t().app.inject({ method: "GET", url: "/openapi.json" });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe("3.1.0");
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const table = restRoutes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`);
+    expect(documented.sort()).toEqual(table.sort());
+  });
+
+  it("describes inputs, success statuses, errors and the bearer scheme from the route table and schemas", async () => {
+    const doc = (await t().app.inject({ method: "GET", url: "/openapi.json" })).json();
+    const create = doc.paths["/api/admin/restriction/cohorts"].post;
+    expect(create.responses["201"]).toBeDefined();
+    expect(create.requestBody.content["application/json"].schema).toMatchObject({
+      required: ["cohortNumber", "proIds"],
+      properties: { proIds: { type: "array", minItems: 1, maxItems: 500 } },
+    });
+    const activate = doc.paths["/api/admin/restriction/cohorts/{id}/activate"].post;
+    expect(activate.parameters).toEqual([{ name: "id", in: "path", required: true, schema: { type: "string" } }]);
+    expect(activate.requestBody).toBeUndefined();
+    expect(activate.responses["400"].$ref).toBe("#/components/responses/E400");
+    const list = doc.paths["/api/notifications"].get;
+    expect(list.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort()).toEqual(
+      ["query:category", "query:limit", "query:page", "query:search"],
+    );
+    expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
+  });
+
+  it("renders the reference page at /docs, pointing at /openapi.json, without authentication", async () => {
+    const page = await t().app.inject({ method: "GET", url: "/docs/" });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/text\/html/);
+    const init = await t().app.inject({ method: "GET", url: "/docs/static/swagger-initializer.js" });
+    expect(init.statusCode).toBe(200);
+    expect(init.body).toContain("/openapi.json");
+  });
+});
