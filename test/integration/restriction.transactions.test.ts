@@ -1,0 +1,231 @@
+// Cohort activate and rollback as transactions: a constant number of statements whatever the cohort
+// size, all-or-nothing when a statement fails part-way, and a consistent end state under concurrency.
+import { randomBytes } from "node:crypto";
+import { eq, inArray, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { proRestrictionStatus, restrictionCohorts } from "../../db/schema/index.js";
+import { useTestApp, uniqueCohortNumber, type TestApp } from "../helpers/app.js";
+
+type Api = ReturnType<TestApp["caller"]>["restriction"];
+
+const PASSING = { responseRate: 0.6, comparisonsDone: 50, legalSignoff: true } as const;
+
+const newProIds = (n: number) => {
+  const prefix = `pro-${randomBytes(6).toString("hex")}`;
+  return Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(4, "0")}`);
+};
+
+describe("restriction transactions", () => {
+  const t = useTestApp();
+
+  const adminApi = async (): Promise<Api> => t().caller(await t().signUp({ admin: true })).restriction;
+
+  /** A pending cohort of n new pros whose latest gate check passed. */
+  async function readyCohort(api: Api, n: number) {
+    const proIds = newProIds(n);
+    const cohort = await api.createCohort({ cohortNumber: uniqueCohortNumber(), proIds });
+    await api.checkGates({ id: cohort.id, ...PASSING });
+    return { cohort, proIds };
+  }
+
+  /** The statements Drizzle sends while `run` runs (BEGIN/COMMIT are not logged). */
+  async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+    const { queries } = t().db;
+    queries.length = 0;
+    await run();
+    return [...queries];
+  }
+
+  /** The stored status rows of these pros, by pro id. */
+  async function storedStatuses(proIds: string[]) {
+    const rows = await t()
+      .db.db.select()
+      .from(proRestrictionStatus)
+      .where(inArray(proRestrictionStatus.proId, proIds))
+      .orderBy(proRestrictionStatus.proId);
+    return rows;
+  }
+
+  async function storedCohort(id: string) {
+    const [row] = await t().db.db.select().from(restrictionCohorts).where(eq(restrictionCohorts.id, id));
+    return row!;
+  }
+
+  /**
+   * Runs `body` while a trigger on `table` raises for the rows `condition` selects (a SQL boolean over
+   * NEW), then drops it. Names are unique so that nothing else in the database is affected.
+   */
+  async function withFailingTrigger(table: string, condition: string, body: () => Promise<void>) {
+    const name = `fail_${randomBytes(5).toString("hex")}`;
+    const exec = (text: string) => t().db.db.execute(sql.raw(text));
+    await exec(
+      `create function ${name}() returns trigger language plpgsql as $$
+       begin
+         if ${condition} then raise exception 'injected failure %', '${name}'; end if;
+         return new;
+       end $$`,
+    );
+    try {
+      await exec(`create trigger ${name} before insert or update on ${table} for each row execute function ${name}()`);
+      await body();
+    } finally {
+      await exec(`drop trigger if exists ${name} on ${table}`);
+      await exec(`drop function if exists ${name}()`);
+    }
+  }
+
+  describe("statement count", () => {
+    type Op = (api: Api, id: string) => Promise<unknown>;
+    const activate: Op = (api, id) => api.activateCohort({ id });
+    const rollback: Op = (api, id) => api.rollbackCohort({ id, reason: "counted" });
+
+    /**
+     * Runs `op` on a 1-pro and on a 500-pro cohort (each first taken through `before`), expects the
+     * same 1 to 3 statements for both, and returns the large cohort's stored pro statuses.
+     */
+    async function expectConstantStatements(op: Op, before: Op[] = []) {
+      const api = await adminApi();
+      const small = await readyCohort(api, 1);
+      const large = await readyCohort(api, 500);
+      for (const step of before) for (const { cohort } of [small, large]) await step(api, cohort.id);
+      const forSmall = await statementsOf(() => op(api, small.cohort.id));
+      const forLarge = await statementsOf(() => op(api, large.cohort.id));
+      expect(forLarge.length).toBe(forSmall.length);
+      expect(forLarge.length).toBeGreaterThan(0);
+      expect(forLarge.length).toBeLessThanOrEqual(3);
+      const statuses = await storedStatuses(large.proIds);
+      // Every pro was written by those statements.
+      expect(statuses).toHaveLength(500);
+      expect(statuses.every((s) => s.cohortId === large.cohort.id)).toBe(true);
+      return statuses;
+    }
+
+    it("activates a 500-pro cohort with the same few statements as a 1-pro cohort", async () => {
+      const statuses = await expectConstantStatements(activate);
+      expect(statuses.every((s) => s.restrictionActive)).toBe(true);
+    });
+
+    it("rolls back an active 500-pro cohort with the same few statements as a 1-pro cohort", async () => {
+      const statuses = await expectConstantStatements(rollback, [activate]);
+      expect(statuses.every((s) => !s.restrictionActive)).toBe(true);
+    });
+
+    it("rolls back a 500-pro cohort that was never activated in the same few statements", async () => {
+      const statuses = await expectConstantStatements(rollback);
+      expect(statuses.every((s) => !s.restrictionActive)).toBe(true);
+    });
+  });
+
+  describe("atomicity", () => {
+    /** Some pros start with a status (one on per pro, one off from elsewhere); the rest have none. */
+    async function seedStatuses(proIds: string[]) {
+      const earlier = new Date("2026-01-01T00:00:00.000Z");
+      await t().db.db.insert(proRestrictionStatus).values([
+        { proId: proIds[0]!, restrictionActive: true, cohortId: null, updatedAt: earlier },
+        { proId: proIds[1]!, restrictionActive: false, cohortId: null, updatedAt: earlier },
+      ]);
+      return storedStatuses(proIds);
+    }
+
+    it("leaves every pro and the cohort unchanged when the cohort update fails after the pro upsert", async () => {
+      const api = await adminApi();
+      const { cohort, proIds } = await readyCohort(api, 50);
+      const before = await seedStatuses(proIds);
+      expect(before).toHaveLength(2);
+
+      await withFailingTrigger("restriction_cohorts", `new.id = '${cohort.id}' and new.status = 'active'`, async () => {
+        await expect(api.activateCohort({ id: cohort.id })).rejects.toMatchObject({ code: "INTERNAL_SERVER_ERROR" });
+      });
+      expect(await storedStatuses(proIds)).toEqual(before);
+      expect(await storedCohort(cohort.id)).toMatchObject({ status: "pending", activatedAt: null });
+
+      const active = await api.activateCohort({ id: cohort.id });
+      expect(active.status).toBe("active");
+      const after = await storedStatuses(proIds);
+      expect(after).toHaveLength(50);
+      expect(after.every((s) => s.restrictionActive && s.cohortId === cohort.id)).toBe(true);
+    });
+
+    it("leaves the cohort pending and no pro changed when the pro upsert fails on its last pro", async () => {
+      const api = await adminApi();
+      const { cohort, proIds } = await readyCohort(api, 50);
+      const before = await seedStatuses(proIds);
+      const last = proIds[proIds.length - 1]!;
+
+      await withFailingTrigger("pro_restriction_status", `new.pro_id = '${last}'`, async () => {
+        await expect(api.activateCohort({ id: cohort.id })).rejects.toThrow();
+      });
+      expect(await storedStatuses(proIds)).toEqual(before);
+      expect(await storedCohort(cohort.id)).toMatchObject({ status: "pending", activatedAt: null });
+    });
+
+    it("leaves an active cohort and its pros unchanged when a rollback fails part-way", async () => {
+      const api = await adminApi();
+      const { cohort, proIds } = await readyCohort(api, 50);
+      await api.activateCohort({ id: cohort.id });
+      const before = await storedStatuses(proIds);
+      const activeCohort = await storedCohort(cohort.id);
+      const last = proIds[proIds.length - 1]!;
+
+      // The rollback updates the cohort first, then the pros: fail on the last pro.
+      await withFailingTrigger("pro_restriction_status", `new.pro_id = '${last}' and not new.restriction_active`, async () => {
+        await expect(api.rollbackCohort({ id: cohort.id, reason: "will fail" })).rejects.toThrow();
+      });
+      expect(await storedStatuses(proIds)).toEqual(before);
+      expect(await storedCohort(cohort.id)).toEqual(activeCohort);
+      expect(activeCohort).toMatchObject({ status: "active", rollbackAt: null, rollbackReason: null });
+
+      expect(await api.rollbackCohort({ id: cohort.id, reason: "works" })).toMatchObject({
+        status: "rolled_back",
+        rollbackReason: "works",
+      });
+      expect((await storedStatuses(proIds)).every((s) => !s.restrictionActive && s.cohortId === cohort.id)).toBe(true);
+    });
+  });
+
+  describe("concurrency", () => {
+    /** Every pro's flag matches the cohort's status, and the cohort tags every pro. */
+    async function expectConsistent(cohortId: string, proIds: string[]) {
+      const { status } = await storedCohort(cohortId);
+      expect(["active", "rolled_back"]).toContain(status);
+      const statuses = await storedStatuses(proIds);
+      expect(statuses).toHaveLength(proIds.length);
+      for (const s of statuses) {
+        expect(s).toMatchObject({ restrictionActive: status === "active", cohortId });
+      }
+    }
+
+    it("keeps pros and cohort consistent under 20 parallel activations and rollbacks", async () => {
+      const api = await adminApi();
+      const { cohort, proIds } = await readyCohort(api, 100);
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          i % 2 === 0 ? api.activateCohort({ id: cohort.id }) : api.rollbackCohort({ id: cohort.id, reason: `r${i}` }),
+        ),
+      );
+      expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+      await expectConsistent(cohort.id, proIds);
+    });
+
+    it("does not deadlock when two cohorts sharing pros are activated and rolled back in parallel", async () => {
+      const api = await adminApi();
+      const shared = newProIds(60);
+      const [a, b] = await Promise.all(
+        [shared.slice(0, 40), shared.slice(20)].map(async (proIds) => {
+          const cohort = await api.createCohort({ cohortNumber: uniqueCohortNumber(), proIds });
+          await api.checkGates({ id: cohort.id, ...PASSING });
+          return cohort;
+        }),
+      );
+      const calls = Array.from({ length: 20 }, (_, i) => {
+        const cohort = i % 2 === 0 ? a! : b!;
+        return i % 4 < 2 ? api.activateCohort({ id: cohort.id }) : api.rollbackCohort({ id: cohort.id });
+      });
+      const results = await Promise.allSettled(calls);
+      expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+      // The pros only one cohort lists follow that cohort.
+      await expectConsistent(a!.id, shared.slice(0, 20));
+      await expectConsistent(b!.id, shared.slice(40));
+    });
+  });
+});
