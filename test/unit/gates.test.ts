@@ -26,38 +26,30 @@ describe("evaluateGates", () => {
     expect(gates({ responseRate: 1, comparisonsDone: 2_147_483_647 })).toEqual({ allGatesMet: true, blockedBy: null });
   });
 
-  describe("response rate", () => {
-    it("passes at 0.6 and above", () => {
-      expect(gates({ responseRate: 0.6 }).allGatesMet).toBe(true);
-      expect(gates({ responseRate: 0.61 }).allGatesMet).toBe(true);
+  const numericGates = [
+    { field: "responseRate", entry: "response_rate", threshold: 0.6, below: 0.59, above: 0.61 },
+    { field: "comparisonsDone", entry: "comparisons_done", threshold: 50, below: 49, above: 51 },
+  ] as const;
+
+  describe.each(numericGates)("$entry", ({ field, entry, threshold, below, above }) => {
+    it(`passes at ${threshold} and above`, () => {
+      expect(gates({ [field]: threshold }).allGatesMet).toBe(true);
+      expect(gates({ [field]: above }).allGatesMet).toBe(true);
     });
-    it("fails just below 0.6", () => {
-      expect(gates({ responseRate: 0.59 })).toEqual(blocked("response_rate 0.59 < 0.6"));
-      expect(gates({ responseRate: 0.5999999 })).toEqual(blocked("response_rate 0.5999999 < 0.6"));
+    it(`fails at ${below}`, () => {
+      expect(gates({ [field]: below })).toEqual(blocked(`${entry} ${below} < ${threshold}`));
     });
-    it("counts a missing rate as 0", () => {
-      expect(gates({ responseRate: null })).toEqual(blocked("response_rate 0 < 0.6"));
-      expect(gates({ responseRate: 0 })).toEqual(blocked("response_rate 0 < 0.6"));
-    });
-    it("formats the value with String(n)", () => {
-      expect(gates({ responseRate: 0.1 + 0.2 })).toEqual(blocked("response_rate 0.30000000000000004 < 0.6"));
-      expect(gates({ responseRate: 1e-7 })).toEqual(blocked("response_rate 1e-7 < 0.6"));
-      expect(gates({ responseRate: 0.5 })).toEqual(blocked("response_rate 0.5 < 0.6"));
+    it("counts a missing value as 0", () => {
+      expect(gates({ [field]: null })).toEqual(blocked(`${entry} 0 < ${threshold}`));
+      expect(gates({ [field]: 0 })).toEqual(blocked(`${entry} 0 < ${threshold}`));
     });
   });
 
-  describe("comparisons", () => {
-    it("passes at 50 and above", () => {
-      expect(gates({ comparisonsDone: 50 }).allGatesMet).toBe(true);
-      expect(gates({ comparisonsDone: 51 }).allGatesMet).toBe(true);
-    });
-    it("fails at 49", () => {
-      expect(gates({ comparisonsDone: 49 })).toEqual(blocked("comparisons_done 49 < 50"));
-    });
-    it("counts a missing count as 0", () => {
-      expect(gates({ comparisonsDone: null })).toEqual(blocked("comparisons_done 0 < 50"));
-      expect(gates({ comparisonsDone: 0 })).toEqual(blocked("comparisons_done 0 < 50"));
-    });
+  it("formats the response rate with String(n)", () => {
+    expect(gates({ responseRate: 0.1 + 0.2 })).toEqual(blocked("response_rate 0.30000000000000004 < 0.6"));
+    expect(gates({ responseRate: 0.5999999 })).toEqual(blocked("response_rate 0.5999999 < 0.6"));
+    expect(gates({ responseRate: 1e-7 })).toEqual(blocked("response_rate 1e-7 < 0.6"));
+    expect(gates({ responseRate: 0.5 })).toEqual(blocked("response_rate 0.5 < 0.6"));
   });
 
   it("fails when the communication log is not live", () => {
