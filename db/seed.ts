@@ -49,19 +49,20 @@ try {
     );
   }
 
-  const [existing] = await db.select({ n: count() }).from(notifications).where(eq(notifications.userId, user.id));
-  if (existing!.n === 0) {
-    const samples = [
-      { eventType: "message.received", title: "New message from Demo Pro 1", body: "Hi, about your request…" },
-      { eventType: "lead.created", title: "A new lead is waiting", body: null },
-      { eventType: "review.posted", title: "You received a 5-star review", body: "Great work!" },
-      { eventType: "invoice.paid", title: "Invoice #1001 paid", body: null, url: "https://example.com/billing" },
-      { eventType: "weekly_digest", title: "Your weekly digest", body: "3 new leads this week" },
-    ];
+  const samples = [
+    { eventType: "message.received", title: "New message from Demo Pro 1", body: "Hi, about your request…" },
+    { eventType: "lead.created", title: "A new lead is waiting", body: null },
+    { eventType: "review.posted", title: "You received a 5-star review", body: "Great work!" },
+    { eventType: "invoice.paid", title: "Invoice #1001 paid", body: null, url: "https://example.com/billing" },
+    { eventType: "weekly_digest", title: "Your weekly digest", body: "3 new leads this week" },
+  ];
+  for (const owner of [admin, user]) {
+    const [existing] = await db.select({ n: count() }).from(notifications).where(eq(notifications.userId, owner.id));
+    if (existing!.n > 0) continue;
     await db.insert(notifications).values(
       samples.map(({ url, ...n }) => ({
         ...n,
-        userId: user.id,
+        userId: owner.id,
         category: categoryOf(n.eventType),
         data: url ? JSON.stringify({ url }) : null,
       })),

@@ -36,7 +36,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     db: db.db,
     secret: "test-secret-that-is-long-enough-0123456789",
     baseUrl: TEST_ORIGIN,
-    trustedOrigins: [TEST_ORIGIN],
+    // Any loopback port: tests that listen (the client example) get a random one.
+    trustedOrigins: [TEST_ORIGIN, "http://127.0.0.1:*"],
     platformAdminEmails: [BOOTSTRAP_ADMIN_EMAIL],
   });
   const push = createPushService({ vapid: null, ...options.push });
