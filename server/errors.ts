@@ -114,7 +114,12 @@ export function toAppError(err: unknown): AppError {
   const zod = [...causes(err)].find((c): c is ZodError => c instanceof ZodError);
   if (zod) return validationError("Invalid input", zodDetails(zod));
   if (isDatabaseUnavailable(err)) return new AppError("SERVICE_UNAVAILABLE", GENERIC_UNAVAILABLE, undefined, err);
-  if (sqlState(err) === "23505") return new AppError("CONFLICT", "The record already exists", undefined, err);
+  const state = sqlState(err);
+  if (state === "23505") return new AppError("CONFLICT", "The record already exists", undefined, err);
+  // Text PostgreSQL cannot store (a NUL character, a bad escape) is the caller's input, not a fault.
+  if (state === "22021" || state === "22P05") {
+    return new AppError("VALIDATION_ERROR", "Input contains characters that cannot be stored", undefined, err);
+  }
   if (err instanceof TRPCError) {
     const inner = err.cause instanceof AppError ? err.cause : undefined;
     if (inner) return inner;

@@ -73,9 +73,11 @@ export const gateChecks = pgTable(
     allGatesMet: boolean("all_gates_met").notNull(),
     blockedBy: text("blocked_by"),
     checkedAt: timestamp("checked_at", tz).notNull().defaultNow(),
+    /** Insertion order: "latest" must not depend on two checks' clocks differing. */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
   },
   // activate reads the latest check of one cohort.
-  (t) => [index("gate_checks_cohort_latest_idx").on(t.cohortId, t.checkedAt.desc(), t.id.desc())],
+  (t) => [index("gate_checks_cohort_seq_idx").on(t.cohortId, t.seq.desc())],
 );
 
 /** Messages between users and pros; check-gates only needs to know the table answers. */

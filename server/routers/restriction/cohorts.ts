@@ -1,5 +1,5 @@
 // Cohort handlers: create, list, gate checks, gated activation and rollback.
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { communicationLogs, gateChecks, restrictionCohorts } from "../../../db/schema/index.js";
 import { AppError, notFound, sqlState, validationError } from "../../errors.js";
@@ -9,7 +9,9 @@ import { upsertRestriction } from "./pros.js";
 import type { CheckGatesInput, CreateCohortInput, RollbackCohortInput } from "./schemas.js";
 
 export type Cohort = typeof restrictionCohorts.$inferSelect;
-export type GateCheck = typeof gateChecks.$inferSelect;
+// The gate check as the API shows it: `seq` only orders checks internally.
+const { seq: _seq, ...gateCheckColumns } = getTableColumns(gateChecks);
+export type GateCheck = Omit<typeof gateChecks.$inferSelect, "seq">;
 
 export async function createCohort({ ctx, input }: HandlerArgs<CreateCohortInput>): Promise<Cohort> {
   try {
@@ -58,7 +60,7 @@ export async function checkGates({ ctx, input }: HandlerArgs<CheckGatesInput>): 
   const [check] = await ctx.db
     .insert(gateChecks)
     .values({ cohortId: cohort.id, ...inputs, ...evaluateGates(inputs) })
-    .returning();
+    .returning(gateCheckColumns);
   return check!;
 }
 
@@ -76,7 +78,7 @@ export async function activateCohort({ ctx, input }: HandlerArgs<{ id: string }>
         latestCheck: sql<GateResult | string | null>`(
           select json_build_object('allGatesMet', gc.all_gates_met, 'blockedBy', gc.blocked_by)
           from ${gateChecks} gc where gc.cohort_id = ${restrictionCohorts}.id
-          order by gc.checked_at desc, gc.id desc limit 1)`,
+          order by gc.seq desc limit 1)`,
       })
       .from(restrictionCohorts)
       .where(eq(restrictionCohorts.id, input.id))
