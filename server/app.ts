@@ -2,11 +2,13 @@
 // context → procedure middleware → handler → db.
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import { sql } from "drizzle-orm";
-import Fastify, { type FastifyError, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Db } from "../db/client.js";
 import { mountAuth, type Auth } from "./auth.js";
 import type { Config } from "./config.js";
@@ -25,6 +27,24 @@ export type AppDeps = {
   push: PushService;
   /** Overrides the pino logger settings (tests pass false). */
   logger?: FastifyServerOptions["logger"];
+  /** Overrides the request limits (tests lower them). */
+  limits?: Partial<Limits>;
+};
+
+type Window = { max: number; timeWindowMs: number };
+export type Limits = {
+  /** Password sign-in attempts per client address and account. */
+  signIn: Window;
+  /** Admin test pushes per caller: each one fans out to every subscription of a user. */
+  testPush: Window;
+  /** Largest request body, in bytes. */
+  bodyBytes: number;
+};
+
+export const defaultLimits: Limits = {
+  signIn: { max: 10, timeWindowMs: 60_000 },
+  testPush: { max: 30, timeWindowMs: 60_000 },
+  bodyBytes: 1024 * 1024,
 };
 
 /** Fastify's own errors (body parsing, limits) as the contract's kinds; anything else via toAppError. */
@@ -44,8 +64,45 @@ function fromFastifyError(err: FastifyError): AppError {
   return toAppError(err);
 }
 
+/** Which limited operation a request is, through either door (REST or tRPC), or null. */
+function limitedOperation(method: string, url: string): "signIn" | "testPush" | null {
+  const path = url.split("?")[0]!;
+  if (method === "POST" && path === "/api/auth/sign-in/email") return "signIn";
+  if (method === "POST" && path === "/api/notifications/test/push") return "testPush";
+  if (path.startsWith("/trpc/") && path.slice(6).split(",").includes("notifications.testPush")) return "testPush";
+  return null;
+}
+
+async function registerRateLimits(app: FastifyInstance, limits: Limits) {
+  await app.register(rateLimit, { global: false });
+  const checkers = {
+    signIn: app.createRateLimit({
+      max: limits.signIn.max,
+      timeWindow: limits.signIn.timeWindowMs,
+      keyGenerator: (req) => `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase()}`,
+    }),
+    testPush: app.createRateLimit({
+      max: limits.testPush.max,
+      timeWindow: limits.testPush.timeWindowMs,
+      keyGenerator: (req) => req.headers.authorization ?? req.headers.cookie ?? req.ip,
+    }),
+  };
+  // preHandler: the body (the sign-in address) is parsed by then.
+  app.addHook("preHandler", async (request, reply) => {
+    const operation = limitedOperation(request.method, request.url);
+    if (!operation) return;
+    const verdict = await checkers[operation](request);
+    // isAllowed means "on the allow list"; the count decides through isExceeded.
+    if (verdict.isAllowed || !verdict.isExceeded) return;
+    reply.header("retry-after", verdict.ttlInSeconds);
+    return sendError(reply, new AppError("TOO_MANY_REQUESTS", "Too many requests; try again later"));
+  });
+}
+
 export async function buildApp(deps: AppDeps) {
+  const limits = { ...defaultLimits, ...deps.limits };
   const app = Fastify({
+    bodyLimit: limits.bodyBytes,
     logger: deps.logger ?? {
       level: deps.config.logLevel,
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-auth-token"]'],
@@ -83,6 +140,10 @@ export async function buildApp(deps: AppDeps) {
   });
 
   app.setErrorHandler((err: FastifyError, _request, reply) => sendError(reply, fromFastifyError(err)));
+
+  // Security headers on every answer; the API reference page only loads its own scripts and styles.
+  await app.register(helmet);
+  await registerRateLimits(app, limits);
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`)),
   );

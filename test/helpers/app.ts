@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { users } from "../../db/schema/index.js";
-import { buildApp } from "../../server/app.js";
+import { buildApp, type AppDeps } from "../../server/app.js";
 import { createAuth, type Auth, type SessionUser } from "../../server/auth.js";
 import { createContextInner } from "../../server/context.js";
 import { createPushService, type PushService, type PushServiceOptions } from "../../server/push/sender.js";
@@ -28,7 +28,11 @@ export type TestApp = {
   caller(user?: SessionUser | null, userAgent?: string): ReturnType<typeof createCaller>;
 };
 
-export type TestAppOptions = { push?: Partial<PushServiceOptions> };
+export type TestAppOptions = {
+  push?: Partial<PushServiceOptions>;
+  limits?: AppDeps["limits"];
+  logger?: AppDeps["logger"];
+};
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await openTestDb();
@@ -46,7 +50,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     db: db.db,
     auth,
     push,
-    logger: false,
+    logger: options.logger ?? false,
+    limits: options.limits,
   });
   await app.ready();
 
