@@ -1,0 +1,270 @@
+// The database goes away and comes back (PostgreSQL only: vitest runs this file in the postgres project).
+// Contract: while the database is unreachable every API call answers 503 SERVICE_UNAVAILABLE (never 500),
+// /health/ready answers 503, and once it is back the service recovers by itself, with no restart.
+import { randomBytes } from "node:crypto";
+import { createServer, connect, type AddressInfo, type Server, type Socket } from "node:net";
+import { sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client.js";
+import { buildApp } from "../../server/app.js";
+import { createAuth } from "../../server/auth.js";
+import { createPushService } from "../../server/push/sender.js";
+import { TEST_ORIGIN, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
+import { testDbKind } from "../helpers/db.js";
+import { makeSubscriber } from "../helpers/push-service.js";
+
+if (testDbKind() !== "postgres" || !process.env.TEST_DATABASE_URL) {
+  throw new Error("test/postgres runs against PostgreSQL only (the postgres project, with TEST_DATABASE_URL)");
+}
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+type Answer = { label: string; status: number; body: string };
+type Request = { label: string; method: "GET" | "POST" | "PATCH"; url: string; payload?: object; headers?: Record<string, string> };
+
+/** An answer whose status is neither a success nor the contract's 503, or a 503 without its envelope. */
+function contractBreach(answer: Answer): string | null {
+  if (answer.status >= 200 && answer.status < 300) return null;
+  if (answer.status === 503) {
+    const body = JSON.parse(answer.body) as {
+      error?: { code?: string; message?: string; json?: { data?: { appCode?: string } } };
+    };
+    // REST carries the envelope; tRPC its error shape with the same code.
+    const code = body.error?.code ?? body.error?.json?.data?.appCode;
+    // A driver's or server's own words (addresses, SQL, error codes) never reach the caller.
+    const leaks = /ECONN|127\.0\.0\.1|select |postgres|terminat|5432/i.test(answer.body);
+    if (code === "SERVICE_UNAVAILABLE" && !leaks) return null;
+  }
+  return `${answer.label}: ${answer.status} ${answer.body}`;
+}
+
+async function inject(app: FastifyInstance, r: Request): Promise<Answer> {
+  const res = await app.inject({ method: r.method, url: r.url, headers: r.headers, ...(r.payload ? { payload: r.payload } : {}) });
+  return { label: r.label, status: res.statusCode, body: res.body };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("database outage (PostgreSQL)", () => {
+  const t = useTestApp();
+  let admin: postgres.Sql;
+  let databaseName: string;
+
+  beforeAll(async () => {
+    admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    const [row] = (await t().db.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
+    databaseName = row!.name;
+  });
+  afterAll(async () => {
+    await admin?.end();
+  });
+
+  /** Ends every session on the test database but the admin's own; returns how many were ended. */
+  async function terminateBackends(): Promise<number> {
+    const rows = await admin`
+      select pg_terminate_backend(pid) as ended from pg_stat_activity
+      where datname = ${databaseName} and pid <> pg_backend_pid()`;
+    return rows.filter((r) => r.ended).length;
+  }
+
+  /** A mix of reads and writes, REST and tRPC, by a user and an admin. */
+  async function trafficMix() {
+    const user = await t().signUp();
+    const adminUser = await t().signUp({ admin: true });
+    const mix = (i: number): Request => {
+      switch (i % 6) {
+        case 0:
+          return { label: "unread-count", method: "GET", url: "/api/notifications/unread-count", headers: user.headers };
+        case 1:
+          return { label: "list cohorts", method: "GET", url: "/api/admin/restriction/cohorts", headers: adminUser.headers };
+        case 2:
+          return {
+            label: "create cohort",
+            method: "POST",
+            url: "/api/admin/restriction/cohorts",
+            headers: adminUser.headers,
+            payload: { cohortNumber: uniqueCohortNumber(), proIds: [`outage-${i}`] },
+          };
+        case 3:
+          return { label: "tRPC unreadCount", method: "GET", url: "/trpc/notifications.unreadCount", headers: user.headers };
+        case 4:
+          return { label: "read-all", method: "PATCH", url: "/api/notifications/read-all", headers: user.headers };
+        default:
+          return { label: "list", method: "GET", url: "/api/notifications?limit=5", headers: user.headers };
+      }
+    };
+    return mix;
+  }
+
+  it("answers 503 while backends are terminated under load, never 500, and recovers by itself", async () => {
+    const mix = await trafficMix();
+    // Warm the pool: several connections open and idle, as in a busy service.
+    await Promise.all(Array.from({ length: 12 }, (_, i) => inject(t().app, mix(i))));
+
+    const answers: Answer[] = [];
+    let stop = false;
+    const worker = async (w: number) => {
+      for (let i = 0; !stop && i < 5_000; i++) answers.push(await inject(t().app, mix(w + i)));
+    };
+    const workers = Array.from({ length: 12 }, (_, w) => worker(w));
+
+    // The outage: every backend is terminated while requests are in flight. One round at a time, and
+    // only on a settled pool: a termination that lands on a connection still starting up crashes the
+    // process instead (see db-outage-process.test.ts, which fails on it).
+    let ended = 0;
+    const unavailable = () => answers.filter((a) => a.status === 503).length;
+    for (let round = 0; round < 5 && (round === 0 || unavailable() === 0); round++) {
+      await sleep(round === 0 ? 300 : 1_000);
+      ended += await terminateBackends();
+      await sleep(300);
+    }
+    stop = true;
+    await Promise.all(workers);
+
+    expect(ended).toBeGreaterThan(0);
+    expect(answers.map(contractBreach).filter(Boolean)).toEqual([]);
+    expect(unavailable()).toBeGreaterThan(0);
+    expect(answers.length - unavailable()).toBeGreaterThan(0);
+
+    // No restart, no manual step: the pool reconnects and every later request succeeds.
+    await sleep(100);
+    const after = await Promise.all(Array.from({ length: 36 }, (_, i) => inject(t().app, mix(i))));
+    expect(after.filter((a) => a.status >= 300).map((a) => `${a.label}: ${a.status} ${a.body}`)).toEqual([]);
+    expect((await inject(t().app, { label: "ready", method: "GET", url: "/health/ready" })).status).toBe(200);
+  });
+
+  describe("the database server unreachable", () => {
+    // A TCP proxy in front of PostgreSQL: stopping it is a server that went away (connections cut, then
+    // refused); starting it again on the same port is the server coming back.
+    let proxy: TcpProxy;
+    let handle: DbHandle;
+    let app: FastifyInstance;
+
+    beforeAll(async () => {
+      const upstream = new URL(serverUrl);
+      proxy = await startTcpProxy(upstream.hostname, Number(upstream.port || 5432));
+      const url = new URL(serverUrl);
+      url.host = `127.0.0.1:${proxy.port}`;
+      url.pathname = `/${databaseName}`;
+      // The database is the test's own (already migrated); this app reaches it only through the proxy.
+      handle = await createDb({ databaseUrl: url.toString(), maxConnections: 5 });
+      const auth = createAuth({
+        db: handle.db,
+        secret: randomBytes(32).toString("base64url"),
+        baseUrl: TEST_ORIGIN,
+        trustedOrigins: [TEST_ORIGIN],
+        platformAdminEmails: [],
+      });
+      app = await buildApp({
+        config: { corsOrigins: [], logLevel: "silent" },
+        db: handle.db,
+        auth,
+        push: createPushService({ vapid: null }),
+        logger: false,
+      });
+      await app.ready();
+    });
+    afterAll(async () => {
+      await app?.close();
+      await proxy?.start();
+      await handle?.close();
+      await proxy?.close();
+    });
+
+    it("answers 503 on /health/ready and on every API call while down, and 200 again once it is back", async () => {
+      const signUp = await app.inject({
+        method: "POST",
+        url: "/api/auth/sign-up/email",
+        headers: { origin: TEST_ORIGIN },
+        payload: { name: "Outage", email: `outage-${randomBytes(4).toString("hex")}@test.local`, password: "correct-horse-battery" },
+      });
+      expect(signUp.statusCode).toBe(200);
+      const headers = { authorization: `Bearer ${(signUp.json() as { token: string }).token}` };
+      const { p256dh, auth } = makeSubscriber();
+      const calls: Request[] = [
+        { label: "ready", method: "GET", url: "/health/ready" },
+        { label: "unread-count", method: "GET", url: "/api/notifications/unread-count", headers },
+        { label: "list", method: "GET", url: "/api/notifications", headers },
+        { label: "subscribe", method: "POST", url: "/api/notifications/subscriptions", headers, payload: { endpoint: "https://push.example.test/outage", p256dh, auth } },
+        { label: "read-all", method: "PATCH", url: "/api/notifications/read-all", headers },
+        { label: "tRPC query", method: "GET", url: "/trpc/notifications.unreadCount", headers },
+        { label: "tRPC mutation", method: "POST", url: "/trpc/notifications.markAllRead", headers, payload: { json: {} } },
+      ];
+      const before = await Promise.all(calls.filter((c) => c.label !== "subscribe").map((c) => inject(app, c)));
+      expect(before.filter((a) => a.status !== 200).map((a) => `${a.label}: ${a.status} ${a.body}`)).toEqual([]);
+
+      // The pool's open connections are cut, and every new one is refused.
+      await proxy.stop();
+      const down = await Promise.all(calls.map((c) => inject(app, c)));
+      expect(down.map((a) => `${a.label}: ${a.status}`)).toEqual(calls.map((c) => `${c.label}: 503`));
+      expect(down.map(contractBreach).filter(Boolean)).toEqual([]);
+
+      await proxy.start();
+      const deadline = Date.now() + 10_000;
+      let ready = await inject(app, calls[0]!);
+      while (ready.status !== 200 && Date.now() < deadline) {
+        await sleep(50);
+        ready = await inject(app, calls[0]!);
+      }
+      expect(ready.status).toBe(200);
+      // Some connections may still wait out the driver's reconnect back-off (seconds): slow, but they succeed.
+      const back = await Promise.all(calls.filter((c) => c.label !== "subscribe").map((c) => inject(app, c)));
+      expect(back.filter((a) => a.status !== 200).map((a) => `${a.label}: ${a.status} ${a.body}`)).toEqual([]);
+    });
+  });
+});
+
+type TcpProxy = {
+  port: number;
+  /** Cuts every open connection and refuses new ones. */
+  stop(): Promise<void>;
+  /** Accepts connections again, on the same port. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+};
+
+async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  let port = 0;
+
+  const listen = async () => {
+    const s = createServer((client) => {
+      const upstream = connect(targetPort, targetHost);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on("close", () => sockets.delete(socket));
+        socket.on("error", () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve, reject) => {
+      s.once("error", reject);
+      s.listen(port, "127.0.0.1", () => resolve());
+    });
+    port = (s.address() as AddressInfo).port;
+    server = s;
+  };
+  const stop = async () => {
+    const s = server;
+    server = null;
+    for (const socket of sockets) socket.destroy();
+    if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
+  };
+
+  await listen();
+  return {
+    get port() {
+      return port;
+    },
+    stop,
+    start: async () => {
+      if (!server) await listen();
+    },
+    close: stop,
+  };
+}
