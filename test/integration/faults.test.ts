@@ -1,0 +1,351 @@
+// Faults outside the service: a push service that throttles, fails, cuts the connection or talks nonsense
+// (push-delivery.test.ts already covers 201/404/410/500, a hang and a refused connection), and a SIGTERM
+// while requests are in flight against the real server process (server/main.ts).
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { Agent, createServer as createHttpServer, request as httpRequest, type Server as HttpServer } from "node:http";
+import { connect, createServer, type AddressInfo } from "node:net";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import webpush from "web-push";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pushSubscriptions } from "../../db/schema/index.js";
+import { useTestApp, type TestUser } from "../helpers/app.js";
+import { makeSubscriber } from "../helpers/push-service.js";
+
+const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
+const TIMEOUT_MS = 500;
+
+/**
+ * A push service whose endpoints misbehave as their path says: `/<behaviour>/<random>`, where behaviour is
+ * an HTTP status, `hang` (never answers), `429-retry` (429 with Retry-After), `reset` (the socket is destroyed once the request
+ * has arrived), `garbage` (bytes that are not HTTP), `redirect` (301 elsewhere) or `delay-<ms>` (201 after
+ * that long). Every request that arrived is counted per behaviour.
+ */
+async function startFaultyPushService() {
+  const arrived = new Map<string, number>();
+  const server: HttpServer = createHttpServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const behaviour = (req.url ?? "/").split("/")[1] ?? "";
+      arrived.set(behaviour, (arrived.get(behaviour) ?? 0) + 1);
+      if (behaviour === "hang") return;
+      if (behaviour === "reset") return req.socket.destroy();
+      if (behaviour === "garbage") {
+        req.socket.end("this is not HTTP\r\n\r\n");
+        return;
+      }
+      if (behaviour === "redirect") return res.writeHead(301, { location: "http://127.0.0.1:9/elsewhere" }).end();
+      if (behaviour === "429-retry") return res.writeHead(429, { "retry-after": "120" }).end("slow down");
+      const delay = /^delay-(\d+)$/.exec(behaviour);
+      if (delay) {
+        const timer = setTimeout(() => res.writeHead(201).end(), Number(delay[1]));
+        res.on("close", () => clearTimeout(timer));
+        return;
+      }
+      res.writeHead(Number(behaviour) || 500).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    arrived: (behaviour: string) => arrived.get(behaviour) ?? 0,
+    endpoint: (behaviour: string) => `${origin}/${behaviour}/${randomBytes(8).toString("hex")}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+type FaultyPushService = Awaited<ReturnType<typeof startFaultyPushService>>;
+
+// One database and in-process app for the file (PGlite is slow to start); the SIGTERM test only takes its
+// database from it, on PostgreSQL.
+const t = useTestApp({ push: { vapid, allowHttpEndpoints: true, timeoutMs: TIMEOUT_MS, concurrency: 4 } });
+
+describe("push service faults", () => {
+  let push: FaultyPushService;
+  beforeAll(async () => {
+    push = await startFaultyPushService();
+  });
+  afterAll(async () => {
+    await push?.close();
+  });
+
+  async function subscribe(user: TestUser, behaviour: string) {
+    const { p256dh, auth } = makeSubscriber();
+    const res = await t().app.inject({
+      method: "POST",
+      url: "/api/notifications/subscriptions",
+      headers: user.headers,
+      payload: { endpoint: push.endpoint(behaviour), p256dh, auth },
+    });
+    expect(res.statusCode).toBe(200);
+    return { behaviour, id: (res.json().data as { subscription: { id: string } }).subscription.id };
+  }
+
+  const testPush = (admin: TestUser, target: TestUser) =>
+    t().app.inject({
+      method: "POST",
+      url: "/api/notifications/test/push",
+      headers: admin.headers,
+      payload: { type: "system.fault", title: "Fault drill", targetUserId: target.id },
+    });
+
+  type Result = { subscriptionId: string; statusCode: number | null; ok: boolean; error?: string };
+
+  it("429 (with or without Retry-After), 503, a reset connection, a non-HTTP answer and a redirect are failures of that subscription only", async () => {
+    const admin = await t().signUp({ admin: true });
+    const target = await t().signUp();
+    const subs = [];
+    for (const behaviour of ["201", "429", "429-retry", "503", "reset", "garbage", "redirect"]) {
+      subs.push(await subscribe(target, behaviour));
+    }
+
+    const res = await testPush(admin, target);
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data as { sent: number; failed: number; deactivated: number; results: Result[] };
+    expect(data).toMatchObject({ sent: 1, failed: subs.length - 1, deactivated: 0 });
+    const byBehaviour = Object.fromEntries(subs.map((s) => [s.behaviour, data.results.find((r) => r.subscriptionId === s.id)]));
+    expect(byBehaviour).toEqual({
+      "201": { subscriptionId: subs[0]!.id, statusCode: 201, ok: true },
+      "429": { subscriptionId: subs[1]!.id, statusCode: 429, ok: false, error: "Push service answered HTTP 429" },
+      "429-retry": { subscriptionId: subs[2]!.id, statusCode: 429, ok: false, error: "Push service answered HTTP 429" },
+      "503": { subscriptionId: subs[3]!.id, statusCode: 503, ok: false, error: "Push service answered HTTP 503" },
+      reset: { subscriptionId: subs[4]!.id, statusCode: null, ok: false, error: expect.stringMatching(/^Network error: /) },
+      garbage: { subscriptionId: subs[5]!.id, statusCode: null, ok: false, error: expect.stringMatching(/^Network error: /) },
+      // The redirect is not followed: its target is not the push service's to choose.
+      redirect: { subscriptionId: subs[6]!.id, statusCode: 301, ok: false, error: "Push service answered HTTP 301" },
+    });
+    // The driver's own words stay out of the answer: no stack, no addresses.
+    expect(res.body).not.toMatch(/\n\s+at |127\.0\.0\.1/);
+
+    // Throttled or failing is not gone: every subscription is kept for the next attempt.
+    const rows = await t()
+      .db.db.select({ id: pushSubscriptions.id, isActive: pushSubscriptions.isActive })
+      .from(pushSubscriptions)
+      .where(inArray(pushSubscriptions.id, subs.map((s) => s.id)));
+    expect(rows.filter((r) => !r.isActive)).toEqual([]);
+    expect(rows).toHaveLength(subs.length);
+  });
+
+  it("a fan-out over many misbehaving subscriptions records each one's own outcome", async () => {
+    const admin = await t().signUp({ admin: true });
+    const target = await t().signUp();
+    const cycle = ["201", "429", "410", "500", "reset", "hang"] as const;
+    const subs = [];
+    for (let i = 0; i < 24; i++) subs.push(await subscribe(target, cycle[i % cycle.length]!));
+    const hangsBefore = push.arrived("hang");
+
+    const res = await testPush(admin, target);
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data as { sent: number; failed: number; deactivated: number; results: Result[] };
+    expect(data).toMatchObject({ sent: 4, failed: 20, deactivated: 4 });
+    expect(data.results).toHaveLength(subs.length);
+    expect(push.arrived("hang") - hangsBefore).toBe(4);
+
+    const expected: Record<(typeof cycle)[number], Partial<Result>> = {
+      "201": { statusCode: 201, ok: true },
+      "429": { statusCode: 429, ok: false, error: "Push service answered HTTP 429" },
+      "410": { statusCode: 410, ok: false, error: "Subscription gone (HTTP 410)" },
+      "500": { statusCode: 500, ok: false, error: "Push service answered HTTP 500" },
+      reset: { statusCode: null, ok: false },
+      hang: { statusCode: null, ok: false, error: `Timed out: no answer within ${TIMEOUT_MS} ms` },
+    };
+    for (const sub of subs) {
+      expect(data.results.find((r) => r.subscriptionId === sub.id), sub.behaviour).toMatchObject(
+        expected[sub.behaviour as (typeof cycle)[number]],
+      );
+    }
+
+    // Only the gone ones (410) were deactivated.
+    const inactive = await t()
+      .db.db.select({ id: pushSubscriptions.id })
+      .from(pushSubscriptions)
+      .where(and(inArray(pushSubscriptions.id, subs.map((s) => s.id)), eq(pushSubscriptions.isActive, false)));
+    expect(new Set(inactive.map((r) => r.id))).toEqual(new Set(subs.filter((s) => s.behaviour === "410").map((s) => s.id)));
+  });
+
+  it("keeps serving after the faults: ready, and the next push to a healthy endpoint is delivered", async () => {
+    const admin = await t().signUp({ admin: true });
+    const target = await t().signUp();
+    await subscribe(target, "reset");
+    await subscribe(target, "hang");
+    expect((await testPush(admin, target)).json().data).toMatchObject({ sent: 0, failed: 2 });
+
+    const healthy = await subscribe(target, "201");
+    const res = await testPush(admin, target);
+    expect(res.json().data).toMatchObject({ sent: 1, failed: 2, deactivated: 0 });
+    expect((res.json().data as { results: Result[] }).results.find((r) => r.subscriptionId === healthy.id)).toMatchObject({ ok: true });
+    expect((await t().app.inject({ method: "GET", url: "/health/ready" })).statusCode).toBe(200);
+  });
+});
+
+describe("SIGTERM while requests are in flight (server/main.ts)", () => {
+  let push: FaultyPushService;
+  const children: ChildProcess[] = [];
+  const agents: Agent[] = [];
+  beforeAll(async () => {
+    push = await startFaultyPushService();
+  });
+  afterAll(async () => {
+    for (const agent of agents) agent.destroy();
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await push?.close();
+  });
+
+  /** A port on 127.0.0.1 that was free a moment ago. */
+  async function freePort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+
+  /** The child's database: the embedded one on PGlite, this file's database on PostgreSQL. */
+  async function databaseEnv(): Promise<Record<string, string>> {
+    if (t().db.kind === "pglite") return { PGLITE_DIR: "memory://", DATABASE_URL: "" };
+    const [row] = (await t().db.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    url.pathname = `/${row!.name}`;
+    return { DATABASE_URL: url.toString(), BETTER_AUTH_SECRET: randomBytes(32).toString("base64url") };
+  }
+
+  type Answer = { status: number; connection: string | undefined; body: string };
+
+  /** One HTTP request; `agent: false` is a connection of its own, closed after the answer. */
+  function request(
+    port: number,
+    agent: Agent | false,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        { host: "127.0.0.1", port, method, path, agent, headers: { "content-type": "application/json", origin: `http://127.0.0.1:${port}`, ...headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: Buffer.concat(chunks).toString() }),
+          );
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  }
+
+  const connectionRefused = (port: number) =>
+    new Promise<string>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve("connected");
+      });
+      socket.once("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    });
+
+  const DELAY = "delay-1500";
+
+  /**
+   * Starts `node --import tsx server/main.ts` on a free port, waits for /health/ready, and prepares an
+   * admin and a target whose one push subscription answers only after 1.5 s.
+   */
+  async function startServer() {
+    const port = await freePort();
+    const adminEmail = `drain-admin-${randomBytes(4).toString("hex")}@test.local`;
+    const output: string[] = [];
+    const proc = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+      env: {
+        ...process.env,
+        ...(await databaseEnv()),
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "silent",
+        PLATFORM_ADMIN_EMAILS: adminEmail,
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
+        VAPID_SUBJECT: vapid.subject,
+        PUSH_ALLOW_HTTP_ENDPOINTS: "true",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(proc);
+    proc.stdout!.on("data", (d: Buffer) => output.push(d.toString()));
+    proc.stderr!.on("data", (d: Buffer) => output.push(d.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      proc.once("exit", (code, signal) => resolve({ code, signal })),
+    );
+
+    const deadline = Date.now() + 45_000;
+    for (;;) {
+      const ready = await request(port, false, "GET", "/health/ready").then((a) => a.status, () => 0);
+      if (ready === 200) break;
+      if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`server did not get ready:\n${output.join("")}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    const signUp = async (email: string) => {
+      const res = await request(port, false, "POST", "/api/auth/sign-up/email", { name: "Drain", email, password: "correct-horse-battery" });
+      expect(res.status).toBe(200);
+      const body = JSON.parse(res.body) as { token: string; user: { id: string } };
+      return { id: body.user.id, headers: { authorization: `Bearer ${body.token}` } };
+    };
+    const admin = await signUp(adminEmail);
+    const target = await signUp(`drain-${randomBytes(4).toString("hex")}@test.local`);
+    const { p256dh, auth } = makeSubscriber();
+    const subscribed = await request(port, false, "POST", "/api/notifications/subscriptions", { endpoint: push.endpoint(DELAY), p256dh, auth }, target.headers);
+    expect(subscribed.status).toBe(200);
+
+    /** `n` admin test pushes over `agent`, each held open by the slow push endpoint; resolves once all are running. */
+    async function holdInFlight(agent: Agent, n: number): Promise<Promise<Answer>[]> {
+      const before = push.arrived(DELAY);
+      const answers = Array.from({ length: n }, () =>
+        request(port, agent, "POST", "/api/notifications/test/push", { type: "system.drain", title: "Drain", targetUserId: target.id }, admin.headers),
+      );
+      // A handler is running once its push has reached the push service.
+      const until = Date.now() + 15_000;
+      while (push.arrived(DELAY) - before < n) {
+        if (Date.now() > until) throw new Error("the pushes never reached the push service");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return answers;
+    }
+
+    /** The exit, or null when the process is still running after `ms`. */
+    const exitWithin = (ms: number) =>
+      Promise.race([exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms))]);
+
+    return { port, proc, output, holdInFlight, exitWithin };
+  }
+
+  const delivered = { success: true, data: { sent: 1, failed: 0, deactivated: 0, results: [expect.objectContaining({ statusCode: 201, ok: true })] } };
+
+  it("finishes every in-flight request with its normal answer, refuses new connections, and exits 0 once clients hang up", async () => {
+    const server = await startServer();
+    const agent = new Agent({ keepAlive: true });
+    agents.push(agent);
+    const inFlight = await server.holdInFlight(agent, 8);
+
+    server.proc.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    // Draining: the listener is closed, so a new connection is refused while the old requests finish.
+    expect(await connectionRefused(server.port)).toBe("ECONNREFUSED");
+    expect(server.proc.exitCode).toBeNull();
+
+    const answers = await Promise.all(inFlight);
+    expect(answers.map((a) => ({ status: a.status, body: JSON.parse(a.body) as unknown }))).toEqual(
+      answers.map(() => ({ status: 200, body: delivered })),
+    );
+
+    // The client is done and lets its connections go: nothing keeps the process.
+    agent.destroy();
+    const exit = await server.exitWithin(10_000);
+    expect(exit, server.output.join("")).toEqual({ code: 0, signal: null });
+    expect(await connectionRefused(server.port)).toBe("ECONNREFUSED");
+  }, 90_000);
+});
