@@ -10,7 +10,7 @@ import webpush from "web-push";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gateChecks, notifications, pros, restrictionCohorts } from "../../db/schema/index.js";
 import { restRoutes, type RestRoute } from "../../server/rest/routes.js";
-import { useTestApp, type TestUser } from "../helpers/app.js";
+import { useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
 import { snapshotTables } from "../helpers/snapshot.js";
 
 // Configured, so POST /test/push answers from its inputs rather than the contract's unconfigured 500.
@@ -30,12 +30,6 @@ const STATUS_OF_CODE: Record<string, number> = {
   TOO_MANY_REQUESTS: 429,
 };
 
-/**
- * KNOWN BUG, tolerated here until it is fixed: text the database cannot store (NUL in notification fields)
- * is refused with this message but without `details` naming the field.
- */
-const CANNOT_STORE = "Input contains characters that cannot be stored";
-
 // ---- values ----
 
 const j = (value: unknown) => JSON.stringify(value);
@@ -43,12 +37,6 @@ const times = (s: string, n: number) => s.repeat(n);
 
 /** Any UTF-16 code unit, lone surrogates and NUL included (fast-check's own units never give lone surrogates). */
 const anyCodeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
-/**
- * KNOWN BUG, kept out of the generated strings until it is fixed: PGlite counts a low surrogate as the second
- * half of a pair, so after any other non-ASCII unit its UTF-8 length comes out short. Such text is cut (stored
- * without its last bytes), refused as 400 without details, or, inside proIds, answered with a 500.
- */
-const MISCOUNTED_BY_PGLITE = /[\u0080-\ud7ff\udc00-\uffff][\udc00-\udfff]/;
 const NASTY = [
   "\u0000",
   "a\u0000b",
@@ -83,7 +71,7 @@ const nasty = fc.constantFrom(...NASTY);
 const text = (maxLength: number) =>
   fc.oneof(
     nasty,
-    fc.string({ unit: anyCodeUnit, maxLength: Math.min(maxLength, 40) }).filter((s) => !MISCOUNTED_BY_PGLITE.test(s)),
+    fc.string({ unit: anyCodeUnit, maxLength: Math.min(maxLength, 40) }),
     fc.string({ unit: "grapheme", maxLength: Math.min(maxLength, 40) }),
     fc.string({ unit: "grapheme-ascii", minLength: maxLength - 5, maxLength }),
   );
@@ -402,17 +390,22 @@ describe("bad input on every REST route", () => {
   const validProId = text(200).filter((s) => nonBlank(s) && noNul(s));
   const categoryValue = fc.oneof(fc.constantFrom("messages", "leads", "reviews", "billing", "account", "system"), text(30));
 
-  const testNotification = (targets: () => string[]): BodyModel => ({
-    type: { required: true, valid: text(100).filter((s) => nonBlank(s) && noNul(s)).map(j), invalid: bad("", "   ", times("t", 101), 5, null, [], {}) },
-    title: { required: true, valid: text(200).filter((s) => nonBlank(s) && noNul(s)).map(j), invalid: bad("", "\t", times("t", 201), 5, null, ["t"]) },
-    targetUserId: {
-      required: true,
-      valid: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...targets()) }, { weight: 1, arbitrary: text(200).filter((s) => nonBlank(s) && noNul(s)) }).map(j),
-      invalid: bad("", " ", times("u", 201), 5, null, {}),
-    },
-    body: { valid: fc.oneof(fc.constant(null), text(2000).filter(noNul)).map(j), invalid: bad(times("b", 2001), 5, [], {}, true) },
-    url: { valid: fc.oneof(fc.constant(null), text(2048).filter(noNul), fc.webUrl()).map(j), invalid: bad(times("u", 2049), 5, [], true) },
-  });
+  /** `stored`: the fields that reach the database, where a NUL must be refused like any other bad value. */
+  const testNotification = (targets: () => string[], stored: string[]): BodyModel => {
+    const refused = (name: string, ...values: unknown[]) =>
+      stored.includes(name) ? bad(...values, "a\u0000b") : bad(...values);
+    return {
+      type: { required: true, valid: text(100).filter((s) => nonBlank(s) && noNul(s)).map(j), invalid: refused("type", "", "   ", times("t", 101), 5, null, [], {}) },
+      title: { required: true, valid: text(200).filter((s) => nonBlank(s) && noNul(s)).map(j), invalid: refused("title", "", "\t", times("t", 201), 5, null, ["t"]) },
+      targetUserId: {
+        required: true,
+        valid: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...targets()) }, { weight: 1, arbitrary: text(200).filter((s) => nonBlank(s) && noNul(s)) }).map(j),
+        invalid: refused("targetUserId", "", " ", times("u", 201), 5, null, {}),
+      },
+      body: { valid: fc.oneof(fc.constant(null), text(2000).filter(noNul)).map(j), invalid: refused("body", times("b", 2001), 5, [], {}, true) },
+      url: { valid: fc.oneof(fc.constant(null), text(2048).filter(noNul), fc.webUrl()).map(j), invalid: bad(times("u", 2049), 5, [], true) },
+    };
+  };
 
   const models: Record<string, RouteModel> = {
     [`POST ${R}/cohorts`]: {
@@ -469,7 +462,10 @@ describe("bad input on every REST route", () => {
     [`GET ${N}`]: {
       query: () => ({
         category: { valid: categoryValue },
-        search: { valid: text(200).filter((s) => noNul(s) && s.length <= 200), invalid: fc.integer({ min: 201, max: 3000 }).map((n) => times("s", n)) },
+        search: {
+          valid: text(200).filter((s) => noNul(s) && s.length <= 200),
+          invalid: fc.oneof(fc.integer({ min: 201, max: 3000 }).map((n) => times("s", n)), fc.constant("a\u0000b")),
+        },
         page: { valid: fc.oneof(fc.constantFrom(...PAGE_VALUES), fc.integer().map(String)) },
         limit: { valid: fc.oneof(fc.constantFrom(...PAGE_VALUES), fc.integer().map(String)) },
       }),
@@ -501,8 +497,16 @@ describe("bad input on every REST route", () => {
             text(40).filter(noNul).map((s) => `https://push.invalid/${encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "x"))}`),
           ).map(j),
           invalid: fc.oneof(
-            bad("", "   ", 5, null, [], {}, `https://push.invalid/${times("a", 2049)}`),
-            badLate("http://push.invalid/x", "javascript:alert(1)", "file:///etc/passwd", "/relative", "https://user:pass@push.invalid/x", "not a url", "ws://push.invalid/x"),
+            bad("", "   ", 5, null, [], {}, `https://push.invalid/${times("a", 2049)}`, "https://push.invalid/a\u0000b"),
+            badLate(
+              "http://push.invalid/x",
+              "javascript:alert(1)",
+              "file:///etc/passwd",
+              "/relative",
+              "https://user:pass@push.invalid/x",
+              "not a url",
+              "ws://push.invalid/x",
+            ),
           ),
         },
         p256dh: {
@@ -522,14 +526,14 @@ describe("bad input on every REST route", () => {
         endpoint: {
           required: true,
           valid: fc.oneof(fc.constantFrom("https://push.invalid/admin-1"), text(2048).filter((s) => nonBlank(s) && noNul(s))).map(j),
-          invalid: bad("", " ", 5, null, [], times("e", 2049)),
+          invalid: bad("", " ", 5, null, [], times("e", 2049), "a\u0000b"),
         },
       }),
     },
     [`GET ${N}/vapid-public-key`]: {},
-    [`POST ${N}/test/in-app`]: { body: () => testNotification(() => [admin.id, user.id]) },
+    [`POST ${N}/test/in-app`]: { body: () => testNotification(() => [admin.id, user.id], ["type", "title", "targetUserId", "body"]) },
     // Never the admin: only the admin subscribes, and no push may leave the process.
-    [`POST ${N}/test/push`]: { body: () => testNotification(() => [user.id]) },
+    [`POST ${N}/test/push`]: { body: () => testNotification(() => [user.id], ["targetUserId"]) },
     [`GET ${N}/test/subscriptions`]: {},
     [`DELETE ${N}/test/subscriptions`]: {},
     [`PATCH ${N}/:id/read`]: { params: { id: notificationId } },
@@ -714,9 +718,7 @@ describe("bad input on every REST route", () => {
         if (error.code === "VALIDATION_ERROR") {
           if (route.path.endsWith("/cohorts/:id/activate")) expect(error.message, where).toMatch(/^Activation blocked/);
           // Anything else refused about a well-formed request is about its fields, and must say which.
-          else if (error.message !== CANNOT_STORE) {
-            expect(error.details?.length ?? 0, `${where}: a validation error must name the fields in details`).toBeGreaterThan(0);
-          }
+          else expect(error.details?.length ?? 0, `${where}: a validation error must name the fields in details`).toBeGreaterThan(0);
         }
         if (idKind(route) === "Notification" && pools.othersNotificationIds.includes(gen.params.id!.decoded!.toLowerCase())) {
           expect({ status, message: error.message }, where).toEqual({ status: 403, message: "Access denied" });
@@ -877,5 +879,86 @@ describe("bad input on every REST route", () => {
       pools.othersNotificationIds.map(() => ({ readAt: null, deletedAt: null })),
     );
     expect(rows.every((r) => r.userId === user.id)).toBe(true);
+  });
+});
+
+// Deterministic cases of what the properties above found. Each states the contract's answer.
+describe("found by these properties", () => {
+  const t = useTestApp({ push: { vapid } });
+  let admin: TestUser;
+  beforeAll(async () => {
+    admin = await t().signUp({ admin: true });
+  });
+
+  async function call(method: "GET" | "POST" | "DELETE", url: string, payload?: object) {
+    const before = await snapshotTables(t().db.db);
+    const res = await t().app.inject({ method, url, headers: admin.headers, ...(payload ? { payload } : {}) });
+    const where = `${method} ${url} ${payload ? j(payload) : ""} → ${res.statusCode} ${res.body}`;
+    const body = res.json() as { data?: any; error?: { code: string; details?: { field: string }[] } };
+    if (res.statusCode >= 400) expect(await snapshotTables(t().db.db), `${where}: a refused request changed rows`).toEqual(before);
+    return { status: res.statusCode, body, where, fields: (body.error?.details ?? []).map((d) => d.field.split(".")[0]) };
+  }
+
+  /** Accepted, or refused as a validation error naming `field`: never a 5xx, never a 400 without details. */
+  function acceptedOrNamed(answer: Awaited<ReturnType<typeof call>>, field: string) {
+    if (answer.status < 300) return;
+    expect.soft(answer.status, answer.where).toBe(400);
+    expect.soft(answer.fields, `${answer.where}: details must name ${field}`).toContain(field);
+  }
+
+  it("pro ids that differ only in lone surrogates are one pro: refused at creation, or activate and rollback work (were 500)", async () => {
+    // "\ud800" and "\udbff" are different strings, so the schema's no-repeat rule passes; both are stored as
+    // U+FFFD, so the cohort lists one pro twice and the batch upsert touches one row twice (SQLSTATE 21000).
+    for (const proIds of [
+      ["\ud800", "\udbff"],
+      ["x\ud800", "x\ufffd"],
+    ]) {
+      const created = await call("POST", `${R}/cohorts`, { cohortNumber: uniqueCohortNumber(), proIds });
+      acceptedOrNamed(created, "proIds");
+      if (created.status >= 300) continue;
+      const id = created.body.data.id as string;
+      const check = await call("POST", `${R}/cohorts/${id}/check-gates`, { responseRate: 1, comparisonsDone: 50, legalSignoff: true });
+      expect(check.status, check.where).toBe(201);
+      for (const action of ["activate", "rollback"]) {
+        const answer = await call("POST", `${R}/cohorts/${id}/${action}`);
+        expect.soft(answer.status, answer.where).toBe(200);
+      }
+    }
+  });
+
+  it("a lone low surrogate after another non-ASCII unit is kept whole or refused naming the field (PGlite: 500 in pro ids, cut text, 400 without details)", async () => {
+    // PGlite takes every low surrogate for the second half of a pair and leaves the unit before it out of the
+    // UTF-8 length, so the parameter it sends is too short: an array literal that no longer parses (500),
+    // text that loses its last bytes, or bytes that are not UTF-8 (400 "cannot be stored", no details).
+    const stored = (s: string) => Buffer.from(s, "utf8").toString("utf8"); // what PostgreSQL keeps: U+FFFD
+    const cohort = await call("POST", `${R}/cohorts`, { cohortNumber: uniqueCohortNumber(), proIds: ["p"] });
+    acceptedOrNamed(await call("POST", `${R}/cohorts`, { cohortNumber: uniqueCohortNumber(), proIds: ["\u00e9\udc00"] }), "proIds");
+    acceptedOrNamed(await call("POST", `${R}/cohorts/${cohort.body.data.id}/rollback`, { reason: "a\udc00\udc00b" }), "reason");
+    acceptedOrNamed(await call("DELETE", `${N}/subscriptions`, { endpoint: "a\udc00\udc00b" }), "endpoint");
+    const title = "\u00e9\udc00xyz";
+    const created = await call("POST", `${N}/test/in-app`, { type: "system.x", title, targetUserId: admin.id });
+    acceptedOrNamed(created, "title");
+    if (created.status < 300) expect.soft(created.body.data.notification.title, created.where).toBe(stored(title));
+  });
+
+  it("NUL in a notification field is a 400 naming the field (was a 400 without details)", async () => {
+    const nul = "a\u0000b";
+    const inApp = { type: "system.x", title: "t", targetUserId: admin.id };
+    const keys = { p256dh: Buffer.alloc(65, 4).toString("base64url"), auth: Buffer.alloc(16, 4).toString("base64url") };
+    const cases: [method: "GET" | "POST" | "DELETE", url: string, payload: object | undefined, field: string][] = [
+      ["POST", `${N}/test/in-app`, { ...inApp, type: nul }, "type"],
+      ["POST", `${N}/test/in-app`, { ...inApp, title: nul }, "title"],
+      ["POST", `${N}/test/in-app`, { ...inApp, body: nul }, "body"],
+      ["POST", `${N}/test/in-app`, { ...inApp, targetUserId: nul }, "targetUserId"],
+      ["POST", `${N}/test/push`, { ...inApp, targetUserId: nul }, "targetUserId"],
+      ["POST", `${N}/subscriptions`, { endpoint: `https://push.invalid/${nul}`, ...keys }, "endpoint"],
+      ["DELETE", `${N}/subscriptions`, { endpoint: nul }, "endpoint"],
+      ["GET", `${N}?search=a%00b`, undefined, "search"],
+    ];
+    for (const [method, url, payload, field] of cases) {
+      const answer = await call(method, url, payload);
+      expect.soft(answer.status, answer.where).toBe(400);
+      expect.soft(answer.fields, `${answer.where}: details must name ${field}`).toContain(field);
+    }
   });
 });
