@@ -1,0 +1,105 @@
+// One load run: autocannon with a fixed number of connections for a fixed time, after a discarded warm-up.
+import { readFileSync } from "node:fs";
+import autocannon, { type RawRequest, type Result } from "autocannon";
+
+/** One request of a scenario; `next` varies it per request (a rotating id), else it is sent as is. */
+export type RequestPlan = {
+  method: "GET" | "POST" | "PATCH";
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Returns the path (and body) of the i-th request, for scenarios that rotate over ids. */
+  next?: (i: number) => { path: string; body?: string };
+};
+
+export type LoadResult = {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Connection errors, timeouts and non-2xx answers: anything but a success. */
+  errors: number;
+  requests: number;
+  /** CPU time the server process used per request (user + system, Linux /proc), null when unknown. */
+  cpuMsPerRequest: number | null;
+};
+
+/** User + system CPU milliseconds of a process so far, from /proc (Linux; clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may contain spaces) start at state (field 3).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+function requestsFor(plan: RequestPlan) {
+  if (!plan.next) return undefined;
+  let i = 0;
+  const next = plan.next;
+  return [
+    {
+      setupRequest: (request: RawRequest): RawRequest => {
+        const { path, body } = next(i++);
+        return { ...request, path, ...(body === undefined ? {} : { body }) };
+      },
+    },
+  ];
+}
+
+async function cannon(origin: string, plan: RequestPlan, connections: number, duration: number, rate?: number): Promise<Result> {
+  const requests = requestsFor(plan);
+  return autocannon({
+    url: origin + plan.path,
+    connections,
+    duration,
+    ...(rate ? { overallRate: rate } : {}),
+    timeout: 10,
+    method: plan.method,
+    headers: plan.headers,
+    ...(plan.body === undefined ? {} : { body: plan.body }),
+    ...(requests ? { requests } : {}),
+  });
+}
+
+export async function runLoad(
+  origin: string,
+  plan: RequestPlan,
+  options: { connections: number; duration: number; warmup: number; pid?: number; rate?: number },
+): Promise<LoadResult> {
+  if (options.warmup > 0) await cannon(origin, plan, options.connections, options.warmup, options.rate);
+  const cpuBefore = cpuMs(options.pid);
+  const result = await cannon(origin, plan, options.connections, options.duration, options.rate);
+  const cpuAfter = cpuMs(options.pid);
+  const total = result.requests.total;
+  return {
+    cpuMsPerRequest: cpuBefore === null || cpuAfter === null || total === 0 ? null : (cpuAfter - cpuBefore) / total,
+    rps: total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    requests: total,
+  };
+}
+
+/** Sends the plan's first request once; returns the status and the parsed JSON body. */
+export async function probe(origin: string, plan: RequestPlan): Promise<{ status: number; body: unknown }> {
+  const first = plan.next ? plan.next(0) : { path: plan.path, body: plan.body };
+  const response = await fetch(origin + first.path, {
+    method: plan.method,
+    headers: plan.headers,
+    ...(first.body === undefined ? {} : { body: first.body }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: the check will say so
+  }
+  return { status: response.status, body };
+}

@@ -1,0 +1,118 @@
+// What one `npm run bench` does, from flags (`npm run bench -- --quick --duration=5`) and the environment.
+import { parseArgs } from "node:util";
+
+export type BenchOptions = {
+  /** A PostgreSQL server URL; a fresh database is created on it and dropped at the end. */
+  serverUrl: string;
+  /** Seconds each measured load run lasts, and its warm-up before it (discarded). */
+  duration: number;
+  warmup: number;
+  /** Concurrent HTTP connections autocannon keeps open; also the product's and floor's pool size. */
+  connections: number;
+  poolSize: number;
+  /** Requests per second of the paced latency runs (list and unread-count), below every target's capacity. */
+  rate: number;
+  /** Notifications in the big and the small dataset; the hot user owns hotRows of them in both. */
+  rows: number;
+  smallRows: number;
+  hotRows: number;
+  users: number;
+  pros: number;
+  cohortSize: number;
+  subscriptions: number;
+  /** Cohort activations and push fan-outs measured (each a sample). */
+  activations: number;
+  pushRounds: number;
+  /** Scenario names to run (all when empty). */
+  only: string[];
+  /** Skip the small-dataset runs. */
+  skipSmall: boolean;
+  /** Start both servers with --cpu-prof, profiles in bench/results/tmp/. */
+  cpuProf: boolean;
+  /** Write the results table and EXPLAIN outputs into bench/results/. */
+  write: boolean;
+  quick: boolean;
+  /** A what-if variant of the product to run beside it (bench/experiments.ts), or null. */
+  experiment: string | null;
+};
+
+const USAGE = `npm run bench -- [options]
+  --quick               2 s runs, 0.5 s warm-up, 100,000 rows (a smoke run; numbers are rough)
+  --duration=S          seconds per measured run (default 10; env BENCH_DURATION)
+  --warmup=S            seconds of discarded warm-up before each run (default 2)
+  --connections=N       autocannon connections (default 10; env BENCH_CONNECTIONS)
+  --rate=R              requests/s of the paced latency runs of list and unread-count (default 50)
+  --rows=N              notifications in the big dataset (default 1000000; env BENCH_ROWS)
+  --only=a,b            run only these scenarios (list, list-category, list-search, unread-count,
+                        mark-read, pro-status, cohort-activation, push-fanout, layers)
+  --skip-small          skip the 10,000-row runs
+  --cpu-prof            run the servers with node --cpu-prof (profiles in bench/results/tmp/)
+  --no-write            print only; leave bench/results/ as it is
+  --experiment=NAME     also run a what-if variant of the product (direct-session: the session from one
+                        SQL join instead of better-auth's getSession; see bench/experiments.ts)
+environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)`;
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name}: expected a positive number, got "${value}"`);
+  return n;
+}
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: "boolean", default: false },
+      duration: { type: "string" },
+      warmup: { type: "string" },
+      connections: { type: "string" },
+      rate: { type: "string" },
+      rows: { type: "string" },
+      only: { type: "string" },
+      "skip-small": { type: "boolean", default: false },
+      "cpu-prof": { type: "boolean", default: false },
+      "no-write": { type: "boolean", default: false },
+      experiment: { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+    strict: true,
+  });
+  if (values.experiment !== undefined && values.experiment !== "direct-session") {
+    throw new Error(`--experiment: unknown "${values.experiment}" (known: direct-session)`);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const quick = values.quick || env.BENCH_QUICK === "1";
+  const connections = Math.floor(positive("--connections", values.connections ?? env.BENCH_CONNECTIONS, 10));
+  const rows = Math.floor(positive("--rows", values.rows ?? env.BENCH_ROWS, quick ? 100_000 : 1_000_000));
+  const hotRows = Math.min(10_000, rows);
+  return {
+    serverUrl: env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
+    duration: positive("--duration", values.duration ?? env.BENCH_DURATION, quick ? 2 : 10),
+    warmup: positive("--warmup", values.warmup, quick ? 0.5 : 2),
+    connections,
+    poolSize: 10,
+    rate: Math.floor(positive("--rate", values.rate ?? env.BENCH_RATE, 50)),
+    rows,
+    smallRows: hotRows,
+    hotRows,
+    users: 100,
+    pros: 10_000,
+    cohortSize: 500,
+    subscriptions: 100,
+    activations: quick ? 10 : 40,
+    pushRounds: quick ? 3 : 10,
+    only: (values.only ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    skipSmall: values["skip-small"],
+    cpuProf: values["cpu-prof"],
+    write: !values["no-write"],
+    quick,
+    experiment: values.experiment ?? null,
+  };
+}

@@ -1,0 +1,290 @@
+// `npm run bench`: a fresh PostgreSQL database, seeded; the product and the floor started side by side on
+// loopback; every scenario driven with autocannon at 10,000 and at 1,000,000 notifications; cohort
+// activation and push fan-out timed; EXPLAIN of every hot statement; the table printed and written to
+// bench/results/. The database is dropped and every child process stopped at the end, whatever happens.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import webpush from "web-push";
+import { startPushService, type LocalPushService } from "../test/helpers/push-service.js";
+import { createBenchDatabase, type BenchDatabase } from "./database.js";
+import { explainHotQueries, formatExplained } from "./explain.js";
+import { measureCohortActivation, measurePushFanOut, type ActivationResult, type PushResult } from "./inprocess.js";
+import { layersTable, measureLayers, type LayerTiming } from "./layers.js";
+import { probe, runLoad, type LoadResult } from "./load.js";
+import { parseOptions } from "./options.js";
+import { inProcessTable, table, verdictLines, verdicts, type Row } from "./report.js";
+import { buildScenarios, type Scenario, type TargetKind } from "./scenarios.js";
+import { ADMIN_EMAIL, analyzeAll, hotNotificationIds, seedBase, seedNotifications, type Seeded } from "./seed.js";
+import { startServer, type RunningServer } from "./servers.js";
+
+const options = parseOptions(process.argv.slice(2), process.env);
+const resultsDir = fileURLToPath(new URL(options.quick ? "results/tmp/" : "results/", import.meta.url));
+const profileDir = fileURLToPath(new URL("results/tmp/profiles/", import.meta.url));
+const secret = randomBytes(32).toString("base64url");
+const vapid = webpush.generateVAPIDKeys();
+
+const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
+const wanted = (name: string) => options.only.length === 0 || options.only.includes(name);
+
+type Target = { kind: TargetKind; label: string; server: RunningServer };
+
+const load = { connections: options.connections, duration: options.duration, warmup: options.warmup };
+
+/** Scenarios also run at a fixed rate, for their latency without queueing. */
+const PACED = ["list", "unread-count"];
+
+function report(scale: string, scenario: string, target: string, result: LoadResult, ratio: number | null) {
+  log(
+    `${scale} ${scenario.padEnd(16)} ${target.padEnd(14)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}  cpu ${result.cpuMsPerRequest?.toFixed(2) ?? "?"} ms/req${ratio === null ? "" : `  ${ratio.toFixed(2)}× floor`}`,
+  );
+}
+
+let db: BenchDatabase | undefined;
+let pushService: LocalPushService | undefined;
+const running = new Set<RunningServer>();
+
+async function cleanup() {
+  await Promise.allSettled([...running].map((s) => s.stop()));
+  running.clear();
+  await pushService?.close().catch(() => {});
+  if (db) {
+    log(`dropping database ${db.name}`);
+    await db.drop().catch((err) => console.error(`could not drop ${db?.name}: ${(err as Error).message}`));
+  }
+}
+
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: stopping servers and dropping the database`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function startTargets(): Promise<Target[]> {
+  const cpuProfDir = options.cpuProf ? profileDir : undefined;
+  const productEnv = {
+    DATABASE_URL: db!.url,
+    BETTER_AUTH_SECRET: secret,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL,
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
+    VAPID_SUBJECT: "mailto:bench@bench.test",
+    PUSH_ALLOW_HTTP_ENDPOINTS: "true",
+  };
+  const start = async (name: string, script: string, env: Record<string, string>) => {
+    const server = await startServer(name, script, env, { cpuProfDir });
+    running.add(server);
+    return server;
+  };
+  const product = await start("product", "./product-server.ts", productEnv);
+  const floor = await start("floor", "./floor.ts", {
+    FLOOR_DATABASE_URL: db!.url,
+    FLOOR_POOL_SIZE: String(options.poolSize),
+    BETTER_AUTH_SECRET: secret,
+  });
+  const targets: Target[] = [
+    { kind: "floor", label: "floor", server: floor },
+    { kind: "rest", label: "product REST", server: product },
+    { kind: "trpc", label: "product tRPC", server: product },
+  ];
+  if (options.experiment) {
+    const what = await start(`product-${options.experiment}`, "./product-server.ts", { ...productEnv, BENCH_EXPERIMENT: options.experiment });
+    targets.push(
+      { kind: "rest", label: `REST + ${options.experiment} (what-if)`, server: what },
+      { kind: "trpc", label: `tRPC + ${options.experiment} (what-if)`, server: what },
+    );
+  }
+  return targets;
+}
+
+async function stopTargets(targets: Target[]) {
+  const servers = new Set(targets.map((t) => t.server));
+  await Promise.all([...servers].map((s) => s.stop()));
+  for (const s of servers) running.delete(s);
+}
+
+/** Every target answers the scenario, and they agree on what they answer (the floor does the same job). */
+async function verify(scenario: Scenario, targets: Target[]) {
+  const answers: { label: string; value: string }[] = [];
+  for (const target of targets) {
+    const { status, body } = await probe(target.server.origin, scenario.plan(target.kind));
+    try {
+      answers.push({ label: target.label, value: JSON.stringify(scenario.unwrap(target.kind, status, body)) });
+    } catch (err) {
+      throw new Error(`${scenario.name} on ${target.label}: ${(err as Error).message}`);
+    }
+  }
+  if (scenario.read) {
+    const differing = answers.filter((a) => a.value !== answers[0]!.value);
+    if (differing.length) {
+      throw new Error(
+        `${scenario.name}: targets disagree\n  ${answers.map((a) => `${a.label}: ${a.value.slice(0, 400)}`).join("\n  ")}`,
+      );
+    }
+  }
+}
+
+async function measureScale(seeded: Seeded, rowsTotal: number, names: string[], rows: Row[]) {
+  const scale = label(rowsTotal);
+  log(`seeding ${rowsTotal.toLocaleString("en")} notifications (hot user: ${options.hotRows.toLocaleString("en")})`);
+  const seedStarted = performance.now();
+  await seedNotifications(db!.sql, seeded, rowsTotal, options.hotRows);
+  await analyzeAll(db!.sql);
+  log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+
+  const ids = await hotNotificationIds(db!.sql, seeded.hot.id, 1000);
+  const scenarios = buildScenarios({
+    hotToken: seeded.hot.token,
+    adminToken: seeded.admin.token,
+    notificationIds: ids,
+    proIds: seeded.proIds,
+  }).filter((s) => names.includes(s.name) && wanted(s.name));
+
+  const targets = await startTargets();
+  try {
+    for (const scenario of scenarios) {
+      await verify(scenario, targets);
+      let floorRps: number | null = null;
+      for (const target of targets) {
+        const result = await runLoad(target.server.origin, scenario.plan(target.kind), { ...load, pid: target.server.pid });
+        if (target.kind === "floor") floorRps = result.rps;
+        const ratio = target.kind === "floor" || !floorRps ? null : result.rps / floorRps;
+        rows.push({ ...result, scale, scenario: scenario.name, mode: "saturated", target: target.label, ratio, read: scenario.read });
+        report(scale, scenario.name, target.label, result, ratio);
+      }
+      if (!PACED.includes(scenario.name)) continue;
+      for (const target of targets) {
+        const result = await runLoad(target.server.origin, scenario.plan(target.kind), { ...load, pid: target.server.pid, rate: options.rate });
+        rows.push({ ...result, scale, scenario: scenario.name, mode: "paced", target: target.label, ratio: null, read: scenario.read });
+        report(scale, `${scenario.name}@${options.rate}/s`, target.label, result, null);
+      }
+    }
+
+    let activation: ActivationResult | null = null;
+    let push: PushResult | null = null;
+    const big = rowsTotal === options.rows;
+    if (big && wanted("cohort-activation")) {
+      log(`cohort activation: ${options.activations} activations of ${options.cohortSize} pros`);
+      activation = await measureCohortActivation(db!.url, seeded, options.activations);
+    }
+    if (big && wanted("push-fanout")) {
+      log(`push fan-out: ${options.pushRounds} × ${options.subscriptions} subscriptions`);
+      pushService ??= await startPushService();
+      push = await measurePushFanOut(db!.sql, targets.find((t) => t.kind === "rest")!.server.origin, pushService, seeded, options.subscriptions, options.pushRounds);
+    }
+    await stopTargets(targets);
+
+    log("EXPLAIN (ANALYZE, BUFFERS) of the hot statements");
+    const explained = await explainHotQueries(db!.url, seeded, ids[ids.length - 1]!);
+    const explainText = formatExplained(
+      `EXPLAIN (ANALYZE, BUFFERS) at ${rowsTotal.toLocaleString("en")} notifications (hot user: ${options.hotRows.toLocaleString("en")})`,
+      explained,
+    );
+    return { scale, activation, push, explainText, explained };
+  } finally {
+    await stopTargets(targets);
+  }
+}
+
+async function environment(): Promise<string[]> {
+  const [pg] = await db!.sql<{ version: string }[]>`select version()`;
+  const settings = await db!.sql<{ name: string; setting: string; unit: string | null }[]>`
+    select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'max_connections', 'jit')`;
+  const cpus = os.cpus();
+  return [
+    `- machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}`,
+    `- Node ${process.version}; ${pg?.version.split(",")[0] ?? "PostgreSQL ?"} on 127.0.0.1 (${settings.map((s) => `${s.name}=${s.setting}${s.unit ?? ""}`).join(", ")})`,
+    `- load: ${options.connections} connections, ${options.duration} s per run after ${options.warmup} s warm-up; product and floor pools ${options.poolSize} connections`,
+    `- load average when the run started: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")} (1 / 5 / 15 min; the machine is shared)`,
+  ];
+}
+
+async function main() {
+  const started = Date.now();
+  log(`database server ${new URL(options.serverUrl).host}; ${options.quick ? "quick mode" : "full run"}`);
+  db = await createBenchDatabase(options.serverUrl);
+  log(`database ${db.name} created and migrated`);
+  const env = await environment();
+
+  log(`signing up ${options.users} users and an admin through better-auth; ${options.pros.toLocaleString("en")} pros, cohorts of ${options.cohortSize}`);
+  const seeded = await seedBase(db.sql, db.url, secret, { users: options.users, pros: options.pros, cohortSize: options.cohortSize });
+
+  const rows: Row[] = [];
+  const explains: { scale: string; text: string }[] = [];
+  let small: string | null = null;
+  if (!options.skipSmall && options.smallRows < options.rows && (wanted("list") || wanted("unread-count"))) {
+    const r = await measureScale(seeded, options.smallRows, ["list", "unread-count"], rows);
+    small = r.scale;
+    explains.push({ scale: r.scale, text: r.explainText });
+  }
+  const big = await measureScale(
+    seeded,
+    options.rows,
+    ["list", "list-category", "list-search", "unread-count", "pro-status", "mark-read"],
+    rows,
+  );
+  explains.push({ scale: big.scale, text: big.explainText });
+
+  let layers: LayerTiming[] = [];
+  if (wanted("layers")) {
+    log("layers: each part of a request timed alone, in this process");
+    layers = await measureLayers(db.url, seeded, options.quick ? 300 : 1000);
+  }
+
+  const verdictList = verdicts(rows, big.scale, small, big.activation, big.push);
+  const output = [
+    `## Results (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${((Date.now() - started) / 60000).toFixed(1)} min)`,
+    "",
+    ...env,
+    `- load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}`,
+    "",
+    table(rows),
+    "",
+    inProcessTable(big.activation, big.push, options.cohortSize),
+    "",
+    ...(layers.length ? ["Where the time of one request goes (one call at a time, no load):", "", layersTable(layers), ""] : []),
+    "Targets:",
+    "",
+    verdictLines(verdictList),
+    "",
+    "Index use (from the EXPLAIN files beside this one):",
+    "",
+    ...big.explained.map((e) => `- ${e.label}: ${e.indexes.join(", ") || "(no index)"}${e.seqScans.length ? `; seq scan on ${e.seqScans.join(", ")}` : ""}`),
+  ].join("\n");
+
+  console.log(`\n${output}\n`);
+  if (big.activation) {
+    console.log("Statements of one product cohort activation (inside BEGIN … COMMIT):");
+    big.activation.statementTexts.forEach((s, i) => console.log(`  ${i + 1}. ${s.replace(/\s+/g, " ").slice(0, 160)}${s.length > 160 ? " …" : ""}`));
+  }
+  if (options.write) {
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(`${resultsDir}latest.md`, `${output}\n`);
+    for (const e of explains) writeFileSync(`${resultsDir}explain-${e.scale}.txt`, e.text);
+    writeFileSync(
+      `${resultsDir}latest.json`,
+      `${JSON.stringify({ options: { ...options, serverUrl: undefined }, rows, activation: big.activation, push: big.push, layers, verdicts: verdictList }, null, 1)}\n`,
+    );
+    log(`written to ${resultsDir}`);
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  await cleanup();
+}
+// Anything still open (a keep-alive socket) must not keep the process alive.
+process.exit(process.exitCode ?? 0);
