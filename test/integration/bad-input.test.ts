@@ -870,7 +870,8 @@ describe("bad input on every REST route", () => {
         fc.asyncProperty(requestArbitrary(routeModels, model!), (gen) => check(routeModels, gen)),
         { numRuns: NUM_RUNS },
       );
-    });
+      // A run takes a second or two; shrinking a failure, with the whole suite running beside it, far longer.
+    }, 120_000);
   }
 
   it("left the other user's notifications untouched", async () => {
