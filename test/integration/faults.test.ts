@@ -348,4 +348,22 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
     expect(exit, server.output.join("")).toEqual({ code: 0, signal: null });
     expect(await connectionRefused(server.port)).toBe("ECONNREFUSED");
   }, 90_000);
+
+  it("exits 0 within 5 s of its last answer even while clients keep their idle connections open", async () => {
+    const server = await startServer();
+    // Browsers, proxies and load balancers keep idle connections for reuse; the drain must not wait for them.
+    const agent = new Agent({ keepAlive: true });
+    agents.push(agent);
+    const inFlight = await server.holdInFlight(agent, 4);
+
+    server.proc.kill("SIGTERM");
+    const answers = await Promise.all(inFlight);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+
+    const exit = await server.exitWithin(5_000);
+    expect(
+      exit,
+      `still running 5 s after its last answer; the answers said "Connection: ${answers[0]!.connection}", so the idle connections stay open`,
+    ).toEqual({ code: 0, signal: null });
+  }, 90_000);
 });
