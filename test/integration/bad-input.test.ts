@@ -75,7 +75,8 @@ const text = (maxLength: number) =>
     fc.string({ unit: "grapheme", maxLength: Math.min(maxLength, 40) }),
     fc.string({ unit: "grapheme-ascii", minLength: maxLength - 5, maxLength }),
   );
-const noNul = (s: string) => !s.includes("\u0000");
+/** Text the service stores as given: no NUL and no lone surrogate (both refused naming the field). */
+const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
 /** Length as the service's schemas count it: in code points (an emoji is one), not UTF-16 units. */
 const codePoints = (s: string) => [...s].length;
 const nonBlank = (s: string) => s.trim().length > 0;
@@ -387,7 +388,7 @@ describe("bad input on every REST route", () => {
   const cohortId = () => segments(pools.cohortIds, true);
   const notificationId = () => segments([...pools.ownNotificationIds, ...pools.othersNotificationIds], true);
   const proId = () => segments(pools.proIds, false);
-  const validProId = text(200).filter((s) => nonBlank(s) && noNul(s));
+  const validProId = text(200).filter((s) => nonBlank(s) && storable(s));
   const categoryValue = fc.oneof(fc.constantFrom("messages", "leads", "reviews", "billing", "account", "system"), text(30));
 
   /** `stored`: the fields that reach the database, where a NUL must be refused like any other bad value. */
@@ -395,15 +396,15 @@ describe("bad input on every REST route", () => {
     const refused = (name: string, ...values: unknown[]) =>
       stored.includes(name) ? bad(...values, "a\u0000b") : bad(...values);
     return {
-      type: { required: true, valid: text(100).filter((s) => nonBlank(s) && noNul(s)).map(j), invalid: refused("type", "", "   ", times("t", 101), 5, null, [], {}) },
-      title: { required: true, valid: text(200).filter((s) => nonBlank(s) && noNul(s)).map(j), invalid: refused("title", "", "\t", times("t", 201), 5, null, ["t"]) },
+      type: { required: true, valid: text(100).filter((s) => nonBlank(s) && storable(s)).map(j), invalid: refused("type", "", "   ", times("t", 101), 5, null, [], {}) },
+      title: { required: true, valid: text(200).filter((s) => nonBlank(s) && storable(s)).map(j), invalid: refused("title", "", "\t", times("t", 201), 5, null, ["t"]) },
       targetUserId: {
         required: true,
-        valid: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...targets()) }, { weight: 1, arbitrary: text(200).filter((s) => nonBlank(s) && noNul(s)) }).map(j),
+        valid: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...targets()) }, { weight: 1, arbitrary: text(200).filter((s) => nonBlank(s) && storable(s)) }).map(j),
         invalid: refused("targetUserId", "", " ", times("u", 201), 5, null, {}),
       },
-      body: { valid: fc.oneof(fc.constant(null), text(2000).filter(noNul)).map(j), invalid: refused("body", times("b", 2001), 5, [], {}, true) },
-      url: { valid: fc.oneof(fc.constant(null), text(2048).filter(noNul), fc.webUrl()).map(j), invalid: bad(times("u", 2049), 5, [], true) },
+      body: { valid: fc.oneof(fc.constant(null), text(2000).filter(storable)).map(j), invalid: refused("body", times("b", 2001), 5, [], {}, true) },
+      url: { valid: fc.oneof(fc.constant(null), text(2048).filter(storable), fc.webUrl()).map(j), invalid: bad(times("u", 2049), 5, [], true) },
     };
   };
 
@@ -449,7 +450,7 @@ describe("bad input on every REST route", () => {
       params: { id: cohortId },
       body: () => ({
         reason: {
-          valid: fc.oneof(text(500).filter(noNul).map(j), validOf(null, "", times("r", 500), times("\ud83d\ude00", 500))),
+          valid: fc.oneof(text(500).filter(storable).map(j), validOf(null, "", times("r", 500), times("\ud83d\ude00", 500))),
           invalid: bad(times("r", 501), times("\ud83d\ude00", 501), 12, true, [], {}, "a\u0000b"),
         },
       }),
@@ -463,7 +464,7 @@ describe("bad input on every REST route", () => {
       query: () => ({
         category: { valid: categoryValue },
         search: {
-          valid: text(200).filter((s) => noNul(s) && s.length <= 200),
+          valid: text(200).filter((s) => storable(s) && s.length <= 200),
           invalid: fc.oneof(fc.integer({ min: 201, max: 3000 }).map((n) => times("s", n)), fc.constant("a\u0000b")),
         },
         page: { valid: fc.oneof(fc.constantFrom(...PAGE_VALUES), fc.integer().map(String)) },
@@ -477,7 +478,7 @@ describe("bad input on every REST route", () => {
         ids: {
           required: true,
           valid: fc.oneof(
-            fc.array(fc.oneof(fc.uuid(), fc.constantFrom(...pools.othersNotificationIds), text(100).filter(noNul)), { minLength: 1, maxLength: 5 }).map(j),
+            fc.array(fc.oneof(fc.uuid(), fc.constantFrom(...pools.othersNotificationIds), text(100).filter(storable)), { minLength: 1, maxLength: 5 }).map(j),
             fc.constant(j(Array.from({ length: 1000 }, () => randomUUID()))),
           ),
           invalid: fc.oneof(
@@ -494,7 +495,7 @@ describe("bad input on every REST route", () => {
           required: true,
           valid: fc.oneof(
             fc.constantFrom("https://push.invalid/admin-1", "https://push.invalid/a?b=c#d", "https://[::1]/x"),
-            text(40).filter(noNul).map((s) => `https://push.invalid/${encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "x"))}`),
+            text(40).filter(storable).map((s) => `https://push.invalid/${encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "x"))}`),
           ).map(j),
           invalid: fc.oneof(
             bad("", "   ", 5, null, [], {}, `https://push.invalid/${times("a", 2049)}`, "https://push.invalid/a\u0000b"),
@@ -525,7 +526,7 @@ describe("bad input on every REST route", () => {
       body: () => ({
         endpoint: {
           required: true,
-          valid: fc.oneof(fc.constantFrom("https://push.invalid/admin-1"), text(2048).filter((s) => nonBlank(s) && noNul(s))).map(j),
+          valid: fc.oneof(fc.constantFrom("https://push.invalid/admin-1"), text(2048).filter((s) => nonBlank(s) && storable(s))).map(j),
           invalid: bad("", " ", 5, null, [], times("e", 2049), "a\u0000b"),
         },
       }),
@@ -726,7 +727,7 @@ describe("bad input on every REST route", () => {
     }
   }
 
-  const validProIdValue = (s: string) => codePoints(s) <= 200 && nonBlank(s) && noNul(s);
+  const validProIdValue = (s: string) => codePoints(s) <= 200 && nonBlank(s) && storable(s);
 
   /** What a success must show: computed fields not taken from the caller, the caller's own records only. */
   function routeChecks(route: RestRoute, gen: Generated, data: any, where: string) {

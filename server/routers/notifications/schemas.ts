@@ -2,19 +2,18 @@
 // arrays; the handlers take the first. Path ids are plain strings: a non-UUID id is simply not found.
 import { z } from "zod";
 import { MAX_ENDPOINT_LENGTH } from "../../push/endpoint.js";
+import { storableText } from "../text.js";
 
 const queryValue = <T extends z.ZodType>(value: T) => z.union([value, z.array(value)]).optional();
 
 const required = (max: number) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
+  storableText({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
     .max(max, `must be at most ${max} characters`)
     .refine((s) => s.trim().length > 0, "must not be empty");
 
 /** Optional text; an empty string counts as absent. */
 const optionalText = (max: number) =>
-  z
-    .string()
+  storableText()
     .max(max, `must be at most ${max} characters`)
     .nullish()
     .transform((s) => (s ? s : null));
@@ -22,7 +21,7 @@ const optionalText = (max: number) =>
 export const listInput = z
   .object({
     category: queryValue(z.string()),
-    search: queryValue(z.string().max(200, "must be at most 200 characters")),
+    search: queryValue(storableText().max(200, "must be at most 200 characters")),
     page: queryValue(z.union([z.number(), z.string()])),
     limit: queryValue(z.union([z.number(), z.string()])),
   })

@@ -1,17 +1,13 @@
 // Inputs of the restriction procedures. Path ids are plain strings: an id that is not a UUID is
 // simply not found (404), never a validation error.
 import { z } from "zod";
+import { storableText } from "../text.js";
 
 const INT32_MAX = 2_147_483_647;
 
-/** PostgreSQL text cannot hold NUL: such a string would fail in the database as a 500. */
-const noNul = [(s: string) => !s.includes("\u0000"), "must not contain NUL characters"] as const;
-
-const proId = z
-  .string()
+const proId = storableText()
   .max(200, "must be at most 200 characters")
-  .refine((s) => s.trim().length > 0, "must not be empty")
-  .refine(...noNul);
+  .refine((s) => s.trim().length > 0, "must not be empty");
 
 export const cohortIdInput = z.object({ id: z.string() });
 
@@ -31,7 +27,7 @@ export const checkGatesInput = cohortIdInput.extend({
 });
 
 export const rollbackCohortInput = cohortIdInput.extend({
-  reason: z.string().max(500, "must be at most 500 characters").refine(...noNul).nullish(),
+  reason: storableText().max(500, "must be at most 500 characters").nullish(),
 });
 
 export const proIdInput = z.object({ proId });
