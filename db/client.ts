@@ -48,6 +48,10 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       // Idle connections are recycled so a restarted server is picked up again.
       idle_timeout: 30,
       connect_timeout: 10,
+      // postgres.js would query the array types on every new connection and drop that promise: a
+      // connection killed during it (a restarting server) became an unhandled rejection that ended the
+      // process. Drizzle parses and serialises the arrays it uses (text[]) itself.
+      fetch_types: false,
     });
     const db = drizzlePostgres(client, { schema, logger });
     return {

@@ -120,8 +120,15 @@ export async function buildApp(deps: AppDeps) {
     },
   });
 
+  // While shutting down, answers close their connection: a keep-alive socket left idle would hold the
+  // server open until the client drops it.
+  let draining = false;
+  app.addHook("preClose", async () => {
+    draining = true;
+  });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    if (draining) reply.header("connection", "close");
   });
 
   // A POST with Content-Type: application/json and no body is an empty input, not a parse error.

@@ -54,8 +54,10 @@ export function zodDetails(error: ZodError): FieldIssue[] {
 const GENERIC_INTERNAL = "Internal server error";
 const GENERIC_UNAVAILABLE = "The database is unavailable; try again shortly";
 
-// SQLSTATE classes and driver codes that mean "the database cannot be reached right now".
-const UNAVAILABLE_SQLSTATES = /^(08|57P0[1-3]|53300)/;
+// SQLSTATE classes and driver codes that mean "the database cannot be reached right now": connection
+// failures, shutdowns, too many connections, a database that does not accept connections (55000 at
+// connect) or is not there under its name (3D000), and refused credentials (28).
+const UNAVAILABLE_SQLSTATES = /^(08|28|57P0[1-3]|53300|55000|3D000)/;
 const UNAVAILABLE_DRIVER_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
