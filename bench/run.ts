@@ -272,7 +272,7 @@ async function main() {
     for (const e of explains) writeFileSync(`${resultsDir}explain-${e.scale}.txt`, e.text);
     writeFileSync(
       `${resultsDir}latest.json`,
-      `${JSON.stringify({ options: { ...options, serverUrl: undefined }, rows, activation: big.activation, push: big.push, layers, verdicts: verdictList }, null, 1)}\n`,
+      `${JSON.stringify({ options: { ...options, serverUrl: undefined }, rows, activation: big.activation && { ...big.activation, statementTexts: big.activation.statementTexts.map((t) => t.slice(0, 200)) }, push: big.push, layers, verdicts: verdictList }, null, 1)}\n`,
     );
     log(`written to ${resultsDir}`);
   }
