@@ -2,7 +2,7 @@
 // call at a time (no concurrency, so CPU time is this process's own work for that call). Compared with the
 // floor doing the same job, it names the layer that costs what.
 import { performance } from "node:perf_hooks";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import postgres from "postgres";
 import { createDb } from "../db/client.js";
 import { buildApp } from "../server/app.js";
@@ -10,7 +10,7 @@ import { createAuth } from "../server/auth.js";
 import { createContextInner } from "../server/context.js";
 import { createPushService } from "../server/push/sender.js";
 import { createCaller } from "../server/routers/index.js";
-import { useDirectSessionLookup } from "./experiments.js";
+import { sessionResolver } from "../server/session.js";
 import { buildFloor, FLOOR_SQL, floorListQuery } from "./floor.js";
 import type { Seeded } from "./seed.js";
 
@@ -39,10 +39,7 @@ export async function measureLayers(databaseUrl: string, seeded: Seeded, calls: 
   const push = createPushService({ vapid: null });
   const app = await buildApp({ config: { corsOrigins: [], logLevel: "silent" }, db: handle.db, auth, push, logger: false });
   await app.ready();
-  const directAuth = createAuth({ db: handle.db, secret, baseUrl: "http://127.0.0.1:3000", trustedOrigins: [], platformAdminEmails: [] });
-  useDirectSessionLookup(directAuth, handle.db);
-  const directApp = await buildApp({ config: { corsOrigins: [], logLevel: "silent" }, db: handle.db, auth: directAuth, push, logger: false });
-  await directApp.ready();
+  const resolveSession = sessionResolver(auth, handle.db, secret);
   const floor = buildFloor({ databaseUrl, poolSize: 10, authSecret: secret });
   await floor.app.ready();
 
@@ -50,21 +47,21 @@ export async function measureLayers(databaseUrl: string, seeded: Seeded, calls: 
   const user = { id: hot.id, name: "user-000", email: hot.email, role: "user" };
   const caller = createCaller(createContextInner({ db: handle.db, push }, { user }));
   const headers = () => new Headers({ authorization: `Bearer ${hot.token}` });
+  const request = { headers: { authorization: `Bearer ${hot.token}` } } as FastifyRequest;
   const prepared = (text: string, params: (string | number)[]) => sql.unsafe(text, params, { prepare: true });
 
   const out: LayerTiming[] = [];
   try {
     // The session.
     out.push(await time("session: postgres.js, one prepared join (the floor's)", calls, () => prepared(FLOOR_SQL.session, [hot.token])));
-    out.push(await time("session: better-auth auth.api.getSession (the product's)", calls, () => auth.api.getSession({ headers: headers() })));
-    out.push(await time("session: one join through Drizzle (what-if direct-session)", calls, () => directAuth.api.getSession({ headers: headers() })));
+    out.push(await time("session: better-auth auth.api.getSession (what the product used to call)", calls, () => auth.api.getSession({ headers: headers() })));
+    out.push(await time("session: the product's resolver (one prepared join through Drizzle)", calls, () => resolveSession(request)));
     // unread-count.
     out.push(await time("unread-count: postgres.js prepared statement", calls, () => prepared(FLOOR_SQL.unreadCount, [hot.id])));
     out.push(await time("unread-count: tRPC caller → procedure → Drizzle", calls, () => caller.notifications.unreadCount()));
     out.push(await time("unread-count: whole floor request (inject)", calls, () => inject(floor.app, "/api/notifications/unread-count", hot.token)));
     out.push(await time("unread-count: whole product REST request (inject)", calls, () => inject(app, "/api/notifications/unread-count", hot.token)));
     out.push(await time("unread-count: whole product tRPC request (inject)", calls, () => inject(app, "/trpc/notifications.unreadCount", hot.token)));
-    out.push(await time("unread-count: product REST with direct-session (inject)", calls, () => inject(directApp, "/api/notifications/unread-count", hot.token)));
     // list.
     out.push(await time("list: postgres.js, the floor's one prepared statement", calls, () => prepared(floorListQuery({ category: false, search: false }), [hot.id, 30, 0])));
     out.push(await time("list: tRPC caller → procedure → Drizzle", calls, () => caller.notifications.list({ page: 1, limit: 30 })));
@@ -72,10 +69,8 @@ export async function measureLayers(databaseUrl: string, seeded: Seeded, calls: 
     out.push(await time("list: whole product REST request (inject)", calls, () => inject(app, "/api/notifications?page=1&limit=30", hot.token)));
     const input = encodeURIComponent(JSON.stringify({ json: { page: 1, limit: 30 } }));
     out.push(await time("list: whole product tRPC request (inject)", calls, () => inject(app, `/trpc/notifications.list?input=${input}`, hot.token)));
-    out.push(await time("list: product REST with direct-session (inject)", calls, () => inject(directApp, "/api/notifications?page=1&limit=30", hot.token)));
   } finally {
     await app.close();
-    await directApp.close();
     await floor.close();
     await handle.close();
     await sql.end({ timeout: 5 });

@@ -32,8 +32,6 @@ export type BenchOptions = {
   /** Write the results table and EXPLAIN outputs into bench/results/. */
   write: boolean;
   quick: boolean;
-  /** A what-if variant of the product to run beside it (bench/experiments.ts), or null. */
-  experiment: string | null;
 };
 
 const USAGE = `npm run bench -- [options]
@@ -48,8 +46,6 @@ const USAGE = `npm run bench -- [options]
   --skip-small          skip the 10,000-row runs
   --cpu-prof            run the servers with node --cpu-prof (profiles in bench/results/tmp/)
   --no-write            print only; leave bench/results/ as it is
-  --experiment=NAME     also run a what-if variant of the product (direct-session: the session from one
-                        SQL join instead of better-auth's getSession; see bench/experiments.ts)
 environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
@@ -73,14 +69,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       "skip-small": { type: "boolean", default: false },
       "cpu-prof": { type: "boolean", default: false },
       "no-write": { type: "boolean", default: false },
-      experiment: { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
   });
-  if (values.experiment !== undefined && values.experiment !== "direct-session") {
-    throw new Error(`--experiment: unknown "${values.experiment}" (known: direct-session)`);
-  }
   if (values.help) {
     console.log(USAGE);
     process.exit(0);
@@ -113,6 +105,5 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     cpuProf: values["cpu-prof"],
     write: !values["no-write"],
     quick,
-    experiment: values.experiment ?? null,
   };
 }

@@ -96,13 +96,6 @@ async function startTargets(): Promise<Target[]> {
     { kind: "rest", label: "product REST", server: product },
     { kind: "trpc", label: "product tRPC", server: product },
   ];
-  if (options.experiment) {
-    const what = await start(`product-${options.experiment}`, "./product-server.ts", { ...productEnv, BENCH_EXPERIMENT: options.experiment });
-    targets.push(
-      { kind: "rest", label: `REST + ${options.experiment} (what-if)`, server: what },
-      { kind: "trpc", label: `tRPC + ${options.experiment} (what-if)`, server: what },
-    );
-  }
   return targets;
 }
 

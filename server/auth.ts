@@ -3,7 +3,7 @@ import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { fromNodeHeaders } from "better-auth/node";
 import { admin, bearer } from "better-auth/plugins";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { Db } from "../db/client.js";
 import { accounts, sessions, users, verifications } from "../db/schema/index.js";
 
@@ -15,6 +15,9 @@ export type AuthOptions = {
   /** Lower-cased addresses that become platform admins when they sign up. */
   platformAdminEmails: string[];
 };
+
+/** better-auth's own defaults, set here so the fast session lookup (session.ts) refreshes on the same day. */
+export const SESSION_LIFETIME = { expiresInSeconds: 7 * 24 * 60 * 60, updateAgeSeconds: 24 * 60 * 60 } as const;
 
 export function createAuth(options: AuthOptions) {
   const adminEmails = new Set(options.platformAdminEmails.map((e) => e.toLowerCase()));
@@ -29,6 +32,7 @@ export function createAuth(options: AuthOptions) {
       schema: { user: users, session: sessions, account: accounts, verification: verifications },
     }),
     emailAndPassword: { enabled: true },
+    session: { expiresIn: SESSION_LIFETIME.expiresInSeconds, updateAge: SESSION_LIFETIME.updateAgeSeconds },
     plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer()],
     telemetry: { enabled: false },
     // better-auth turns the origin check off when NODE_ENV=test; keep it on so tests see production behaviour.
@@ -48,22 +52,6 @@ export function createAuth(options: AuthOptions) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
-
-export type SessionUser = { id: string; name: string; email: string; role: string };
-export type SessionInfo = { id: string; expiresAt: Date };
-export type ResolvedSession = { user: SessionUser; session: SessionInfo } | null;
-
-/** The caller's session from a bearer token or the session cookie; null when there is none or it is bad. */
-export async function resolveSession(auth: Auth, request: FastifyRequest): Promise<ResolvedSession> {
-  if (!request.headers.authorization && !request.headers.cookie) return null;
-  const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-  if (!found) return null;
-  const { user, session } = found;
-  return {
-    user: { id: user.id, name: user.name, email: user.email, role: user.role ?? "user" },
-    session: { id: session.id, expiresAt: session.expiresAt },
-  };
-}
 
 /** Hands every /api/auth/* request to better-auth as a web Request. */
 export function mountAuth(app: FastifyInstance, auth: Auth): void {

@@ -1,7 +1,8 @@
 // The request context: the services every procedure may use, and the caller resolved once per request.
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../db/client.js";
-import { resolveSession, type Auth, type SessionInfo, type SessionUser } from "./auth.js";
+import type { Auth } from "./auth.js";
+import { sessionResolver, type SessionInfo, type SessionUser } from "./session.js";
 import type { PushService } from "./push/sender.js";
 
 /** What the process holds for its whole life. */
@@ -32,8 +33,9 @@ export function createContextInner(
 
 /** The context of one HTTP request: the session from its bearer token or cookie. */
 export function contextFactory(services: Services, auth: Auth) {
+  const resolveSession = sessionResolver(auth, services.db, auth.options.secret ?? "");
   return async function createContext(request: FastifyRequest): Promise<Context> {
-    const resolved = await resolveSession(auth, request);
+    const resolved = await resolveSession(request);
     return createContextInner(services, {
       user: resolved?.user ?? null,
       session: resolved?.session ?? null,

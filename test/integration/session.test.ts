@@ -1,0 +1,74 @@
+// The session lookup: a bearer token costs one statement, and better-auth's rules (refresh, expiry,
+// signed tokens) still decide every case the fast path does not take.
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { sessions, users } from "../../db/schema/index.js";
+import { SESSION_LIFETIME } from "../../server/auth.js";
+import { TEST_ORIGIN, useTestApp } from "../helpers/app.js";
+
+const t = useTestApp();
+const COUNT = "/api/notifications/unread-count";
+const DAY = 24 * 60 * 60 * 1000;
+
+const sessionOf = async (userId: string) =>
+  (await t().db.db.select().from(sessions).where(eq(sessions.userId, userId)))[0]!;
+
+describe("session lookup", () => {
+  it("resolves a bearer token with one statement and changes nothing", async () => {
+    const user = await t().signUp();
+    const before = await sessionOf(user.id);
+    t().db.queries.length = 0;
+    const res = await t().app.inject({ method: "GET", url: COUNT, headers: user.headers });
+    expect(res.statusCode).toBe(200);
+    // better-auth's getSession reads sessions, then users: two round trips.
+    const authQueries = t().db.queries.filter((q) => q.includes('"sessions"') || q.includes('"users"'));
+    expect(authQueries).toHaveLength(1);
+    expect(authQueries[0]).toMatch(/^select .* from "sessions" inner join "users"/);
+    expect((await sessionOf(user.id)).expiresAt).toEqual(before.expiresAt);
+  });
+
+  it("accepts the signed cookie value as a bearer token, and refuses it with a tampered signature", async () => {
+    const user = await t().signUp();
+    const signIn = await t().app.inject({
+      method: "POST",
+      url: "/api/auth/sign-in/email",
+      headers: { origin: TEST_ORIGIN, "content-type": "application/json" },
+      payload: { email: user.email, password: "correct-horse-battery" },
+    });
+    const cookie = signIn.cookies.find((c) => c.name.endsWith("session_token"))!;
+    expect(cookie.value).toContain(".");
+    const signed = await t().app.inject({ method: "GET", url: COUNT, headers: { authorization: `Bearer ${cookie.value}` } });
+    expect(signed.statusCode).toBe(200);
+
+    const [token, signature] = decodeURIComponent(cookie.value).split(".") as [string, string];
+    const tampered = `${token}.${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`;
+    const refused = await t().app.inject({ method: "GET", url: COUNT, headers: { authorization: `Bearer ${tampered}` } });
+    expect(refused.statusCode).toBe(401);
+  });
+
+  it("lets better-auth extend a session that is due for its daily refresh", async () => {
+    const user = await t().signUp();
+    const soon = new Date(Date.now() + 60 * 60 * 1000);
+    await t().db.db.update(sessions).set({ expiresAt: soon }).where(eq(sessions.userId, user.id));
+    const res = await t().app.inject({ method: "GET", url: COUNT, headers: user.headers });
+    expect(res.statusCode).toBe(200);
+    const extended = (await sessionOf(user.id)).expiresAt.getTime();
+    expect(extended).toBeGreaterThan(Date.now() + SESSION_LIFETIME.expiresInSeconds * 1000 - DAY);
+  });
+
+  it("refuses an expired session and better-auth deletes it", async () => {
+    const user = await t().signUp();
+    await t().db.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id));
+    const res = await t().app.inject({ method: "GET", url: COUNT, headers: user.headers });
+    expect(res.statusCode).toBe(401);
+    expect(await t().db.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
+  });
+
+  it("sees a role change on the next request (nothing is cached)", async () => {
+    const user = await t().signUp({ admin: true });
+    const cohorts = () => t().app.inject({ method: "GET", url: "/api/admin/restriction/cohorts", headers: user.headers });
+    expect((await cohorts()).statusCode).toBe(200);
+    await t().db.db.update(users).set({ role: "user" }).where(eq(users.id, user.id));
+    expect((await cohorts()).statusCode).toBe(403);
+  });
+});
