@@ -55,7 +55,7 @@ export async function measureLayers(databaseUrl: string, seeded: Seeded, calls: 
     // The session.
     out.push(await time("session: postgres.js, one prepared join (the floor's)", calls, () => prepared(FLOOR_SQL.session, [hot.token])));
     out.push(await time("session: better-auth auth.api.getSession (what the product used to call)", calls, () => auth.api.getSession({ headers: headers() })));
-    out.push(await time("session: the product's resolver (one prepared join through Drizzle)", calls, () => resolveSession(request)));
+    out.push(await time("session: the product's resolver (one join through Drizzle)", calls, () => resolveSession(request)));
     // unread-count.
     out.push(await time("unread-count: postgres.js prepared statement", calls, () => prepared(FLOOR_SQL.unreadCount, [hot.id])));
     out.push(await time("unread-count: tRPC caller → procedure → Drizzle", calls, () => caller.notifications.unreadCount()));

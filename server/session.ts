@@ -48,16 +48,20 @@ export function bearerSessionToken(authorization: string | undefined, secret: st
 export const dueForRefresh = (expiresAt: Date, now = Date.now()) =>
   expiresAt.getTime() - SESSION_LIFETIME.expiresInSeconds * 1000 + SESSION_LIFETIME.updateAgeSeconds * 1000 <= now;
 
-function sessionByToken(db: Db) {
-  return db
+/**
+ * Built per call, not `.prepare()`d: a server-side prepared statement (postgres.js named statement) made
+ * requests hang for seconds after backends were terminated (test/postgres/db-outage.test.ts).
+ */
+async function sessionByToken(db: Db, token: string) {
+  const [row] = await db
     .select({
       user: { id: users.id, name: users.name, email: users.email, role: users.role },
       session: { id: sessions.id, expiresAt: sessions.expiresAt },
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.token, sql.placeholder("token")), gt(sessions.expiresAt, sql`now()`)))
-    .prepare("session_by_token");
+    .where(and(eq(sessions.token, token), gt(sessions.expiresAt, sql`now()`)));
+  return row;
 }
 
 async function viaBetterAuth(auth: Auth, request: FastifyRequest): Promise<ResolvedSession> {
@@ -72,13 +76,12 @@ async function viaBetterAuth(auth: Auth, request: FastifyRequest): Promise<Resol
 
 /** Resolves a request's caller: null when it has no session, or a bad or expired one. */
 export function sessionResolver(auth: Auth, db: Db, secret: string) {
-  const lookup = sessionByToken(db);
   return async function resolveSession(request: FastifyRequest): Promise<ResolvedSession> {
     const { authorization, cookie } = request.headers;
     if (!authorization && !cookie) return null;
     const token = bearerSessionToken(authorization, secret);
     if (token) {
-      const [row] = await lookup.execute({ token });
+      const row = await sessionByToken(db, token);
       if (row && !dueForRefresh(row.session.expiresAt)) return row;
     }
     return viaBetterAuth(auth, request);
