@@ -34,30 +34,29 @@ export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>):
   }
   const matching = and(visibleTo(ctx.user.id), ...filters);
 
-  const [total, unreadTotal, rows] = await Promise.all([
-    // Two counts that the partial indexes answer alone (index-only scans of notifications_inbox_idx or
-    // notifications_inbox_category_idx, and of notifications_unread_idx). One pass with
-    // `count(*) filter (where read_at is null)` needs read_at, so it read every one of the caller's rows
-    // from the table: one heap page per notification once the table is large.
-    ctx.db.$count(notifications, matching),
-    ctx.db.$count(notifications, and(visibleTo(ctx.user.id), unread)),
-    ctx.db
-      .select()
-      .from(notifications)
-      .where(matching)
-      // NULLS LAST as in the inbox indexes (drizzle-kit writes `.desc()` index columns as DESC NULLS LAST).
-      // A plain DESC means NULLS FIRST, which no index provides, so PostgreSQL read and sorted all of the
-      // caller's rows for every page. Both columns are NOT NULL, so the order itself is unchanged.
-      .orderBy(sql`${notifications.dateCreated} desc nulls last`, sql`${notifications.id} desc nulls last`)
-      .limit(window.limit)
-      .offset(window.offset),
-  ]);
+  const total = ctx.db.$count(notifications, matching);
+  const unreadTotal = ctx.db.$count(notifications, and(visibleTo(ctx.user.id), unread));
+  // The page and both counts in one round trip. Each count is an uncorrelated scalar subquery, run once
+  // and answered by a partial index alone (an index-only scan of notifications_inbox_idx or
+  // notifications_inbox_category_idx, and of notifications_unread_idx).
+  const rows = await ctx.db
+    .select({ notification: notifications, total, unread: unreadTotal })
+    .from(notifications)
+    .where(matching)
+    // NULLS LAST as in the inbox indexes (drizzle-kit writes `.desc()` index columns as DESC NULLS LAST).
+    // A plain DESC means NULLS FIRST, which no index provides, so PostgreSQL read and sorted all of the
+    // caller's rows for every page. Both columns are NOT NULL, so the order itself is unchanged.
+    .orderBy(sql`${notifications.dateCreated} desc nulls last`, sql`${notifications.id} desc nulls last`)
+    .limit(window.limit)
+    .offset(window.offset);
+  // A page past the end carries no counts: ask for them alone.
+  const counts = rows[0] ?? (await ctx.db.select({ total, unread: unreadTotal }).from(sql`(select 1) as one`))[0]!;
   return {
-    notifications: rows.map(toNotificationView),
-    total,
-    unread_count: unreadTotal,
+    notifications: rows.map((row) => toNotificationView(row.notification)),
+    total: counts.total,
+    unread_count: counts.unread,
     page: window.page,
-    has_more: hasMore(window, total),
+    has_more: hasMore(window, counts.total),
   };
 }
 
