@@ -1,14 +1,18 @@
 // EXPLAIN (ANALYZE, BUFFERS) of every hot statement: the product's exactly as it sends them (captured with
 // createDb's onQuery hook while its procedures and better-auth's session lookup run in this process), and
 // the floor's. Writes are explained inside a transaction that is rolled back.
+import type { FastifyRequest } from "fastify";
 import postgres from "postgres";
 import { createDb } from "../db/client.js";
 import { createAuth } from "../server/auth.js";
 import { createContextInner } from "../server/context.js";
 import { createPushService } from "../server/push/sender.js";
 import { createCaller } from "../server/routers/index.js";
+import { sessionResolver } from "../server/session.js";
 import { FLOOR_SQL, floorListQuery } from "./floor.js";
 import type { Seeded } from "./seed.js";
+
+const SECRET = "bench-explain-secret-0123456789abcdef";
 
 type Captured = { query: string; params: unknown[] };
 export type Explained = { label: string; query: string; params: unknown[]; plan: string[]; indexes: string[]; seqScans: string[] };
@@ -64,7 +68,7 @@ export async function explainHotQueries(databaseUrl: string, seeded: Seeded, sam
     const admin = as(seeded.admin, "admin");
     const auth = createAuth({
       db: handle.db,
-      secret: "bench-explain-secret-0123456789abcdef",
+      secret: SECRET,
       baseUrl: "http://127.0.0.1:3000",
       trustedOrigins: [],
       platformAdminEmails: [],
@@ -76,8 +80,9 @@ export async function explainHotQueries(databaseUrl: string, seeded: Seeded, sam
       const statements = captured;
       statements.forEach((c, i) => out.push({ label: statements.length > 1 ? `${label} [${i + 1}/${statements.length}]` : label, query: c.query, params: c.params, plan: [], indexes: [], seqScans: [] }));
     };
-    await capture("product: session lookup (better-auth getSession, bearer token)", () =>
-      auth.api.getSession({ headers: new Headers({ authorization: `Bearer ${seeded.hot.token}` }) }),
+    const resolveSession = sessionResolver(auth, handle.db, SECRET);
+    await capture("product: session lookup (bearer token)", () =>
+      resolveSession({ headers: { authorization: `Bearer ${seeded.hot.token}` } } as FastifyRequest),
     );
     await capture("product: notifications.list page=1 limit=30", () => hot.notifications.list({ page: 1, limit: 30 }));
     await capture("product: notifications.list category=billing", () => hot.notifications.list({ page: 1, limit: 30, category: "billing" }));
