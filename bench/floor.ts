@@ -9,6 +9,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import { pathToFileURL } from "node:url";
 import postgres from "postgres";
+import { serveForParent } from "./child.js";
 
 type Caller = { id: string; name: string; email: string; role: string };
 
@@ -236,18 +237,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     authSecret: process.env.BETTER_AUTH_SECRET ?? "",
   });
   const address = await floor.app.listen({ host: "127.0.0.1", port: Number(process.env.PORT ?? 0) });
-  const port = Number(new URL(address).port);
-  if (process.send) process.send({ ready: port });
-  else console.log(`floor listening on ${address}`);
-  const stop = async () => {
-    await floor.close();
-    process.exit(0);
-  };
-  process.on("message", (message) => {
-    if (message === "stop") void stop();
-  });
-  process.on("SIGTERM", () => void stop());
-  process.on("SIGINT", () => void stop());
-  // The parent went away: nothing else will ever stop this process.
-  process.on("disconnect", () => void stop());
+  serveForParent("floor", address, () => floor.close());
 }

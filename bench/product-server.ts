@@ -3,24 +3,11 @@
 // the default pool of 10 connections and logging off, listens on loopback and reports its port.
 import { loadConfig } from "../server/config.js";
 import { openService } from "../server/service.js";
+import { serveForParent } from "./child.js";
 
 const { app, handle } = await openService(loadConfig(process.env), { logger: false });
 const address = await app.listen({ host: "127.0.0.1", port: 0 });
-const port = Number(new URL(address).port);
-if (process.send) process.send({ ready: port });
-else console.log(`product listening on ${address}`);
-
-let stopping = false;
-async function stop() {
-  if (stopping) return;
-  stopping = true;
+serveForParent("product", address, async () => {
   await app.close();
   await handle.close();
-  process.exit(0);
-}
-process.on("message", (message) => {
-  if (message === "stop") void stop();
 });
-process.on("SIGTERM", () => void stop());
-process.on("SIGINT", () => void stop());
-process.on("disconnect", () => void stop());

@@ -4,12 +4,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Agent, createServer as createHttpServer, request as httpRequest, type Server as HttpServer } from "node:http";
-import { connect, createServer, type AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pushSubscriptions } from "../../db/schema/index.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
+import { freePort } from "../helpers/net.js";
 import { makeSubscriber } from "../helpers/push-service.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
@@ -192,15 +193,6 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     await push?.close();
   });
-
-  /** A port on 127.0.0.1 that was free a moment ago. */
-  async function freePort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-  }
 
   /** The child's database: the embedded one on PGlite, this file's database on PostgreSQL. */
   async function databaseEnv(): Promise<Record<string, string>> {

@@ -10,7 +10,6 @@
 //   SOAK_MAX_HEAP_GROWTH_MB  live heap growth allowed from the first 10 s sample to the end (default 32);
 //                      more fails the run: memory that keeps growing under steady traffic is a leak
 import { randomBytes, randomUUID } from "node:crypto";
-import { createServer, type AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import postgres from "postgres";
@@ -18,6 +17,7 @@ import webpush from "web-push";
 import { pros } from "../../db/schema/index.js";
 import { loadConfig } from "../../server/config.js";
 import { openService } from "../../server/service.js";
+import { freePort } from "../helpers/net.js";
 import { makeSubscriber, startPushService } from "../helpers/push-service.js";
 
 // ---------------------------------------------------------------------------------------------- settings
@@ -419,14 +419,6 @@ async function adminLoop(admin: Actor, users: Actor[], seed: number, deadline: n
 }
 
 // -------------------------------------------------------------------------------------------------- main
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function main(): Promise<number> {
   const admin = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
