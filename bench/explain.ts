@@ -12,8 +12,6 @@ import { sessionResolver } from "../server/session.js";
 import { FLOOR_SQL, floorListQuery } from "./floor.js";
 import type { Seeded } from "./seed.js";
 
-const SECRET = "bench-explain-secret-0123456789abcdef";
-
 type Captured = { query: string; params: unknown[] };
 export type Explained = { label: string; query: string; params: unknown[]; plan: string[]; indexes: string[]; seqScans: string[] };
 
@@ -68,7 +66,7 @@ export async function explainHotQueries(databaseUrl: string, seeded: Seeded, sam
     const admin = as(seeded.admin, "admin");
     const auth = createAuth({
       db: handle.db,
-      secret: SECRET,
+      secret: "bench-explain-secret-0123456789abcdef",
       baseUrl: "http://127.0.0.1:3000",
       trustedOrigins: [],
       platformAdminEmails: [],
@@ -80,7 +78,7 @@ export async function explainHotQueries(databaseUrl: string, seeded: Seeded, sam
       const statements = captured;
       statements.forEach((c, i) => out.push({ label: statements.length > 1 ? `${label} [${i + 1}/${statements.length}]` : label, query: c.query, params: c.params, plan: [], indexes: [], seqScans: [] }));
     };
-    const resolveSession = sessionResolver(auth, handle.db, SECRET);
+    const resolveSession = sessionResolver(auth, handle.db);
     await capture("product: session lookup (bearer token)", () =>
       resolveSession({ headers: { authorization: `Bearer ${seeded.hot.token}` } } as FastifyRequest),
     );

@@ -5,10 +5,10 @@
 // the API: only the benchmarked paths exist, and errors are bare status codes with a short JSON body.
 //
 // Run alone: FLOOR_DATABASE_URL=postgres://… node --import tsx bench/floor.ts (prints the port it got).
-import { createHmac, timingSafeEqual } from "node:crypto";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import { pathToFileURL } from "node:url";
 import postgres from "postgres";
+import { bearerSessionToken } from "../server/session.js";
 import { serveForParent } from "./child.js";
 
 type Caller = { id: string; name: string; email: string; role: string };
@@ -102,24 +102,9 @@ export function buildFloor(options: { databaseUrl: string; poolSize: number; aut
   const run = <T extends object>(text: string, params: (string | number)[]) =>
     sql.unsafe<T[]>(text, params, { prepare: true });
 
-  /** A raw session token, or better-auth's signed form `token.signature` (HMAC-SHA256 of the token). */
-  function tokenOf(request: FastifyRequest): string | null {
-    const header = request.headers.authorization;
-    if (!header || header.slice(0, 7).toLowerCase() !== "bearer ") return null;
-    const value = header.slice(7).trim();
-    const dot = value.indexOf(".");
-    if (dot < 0) return value || null;
-    const token = value.slice(0, dot);
-    // base64 or base64url, padded or not: compared as unpadded base64url.
-    const given = Buffer.from(
-      decodeURIComponent(value.slice(dot + 1)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""),
-    );
-    const expected = Buffer.from(createHmac("sha256", options.authSecret).update(token).digest("base64url"));
-    return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
-  }
-
   async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> {
-    const token = tokenOf(request);
+    // The header parsing is the product's own pure function: the same rules, no I/O.
+    const token = bearerSessionToken(request.headers.authorization, options.authSecret);
     const [user] = token ? await run<Caller>(FLOOR_SQL.session, [token]) : [];
     if (!user) {
       reply.status(401).send({ error: "unauthorized" });

@@ -39,7 +39,7 @@ export async function measureLayers(databaseUrl: string, seeded: Seeded, calls: 
   const push = createPushService({ vapid: null });
   const app = await buildApp({ config: { corsOrigins: [], logLevel: "silent" }, db: handle.db, auth, push, logger: false });
   await app.ready();
-  const resolveSession = sessionResolver(auth, handle.db, secret);
+  const resolveSession = sessionResolver(auth, handle.db);
   const floor = buildFloor({ databaseUrl, poolSize: 10, authSecret: secret });
   await floor.app.ready();
 

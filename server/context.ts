@@ -33,7 +33,7 @@ export function createContextInner(
 
 /** The context of one HTTP request: the session from its bearer token or cookie. */
 export function contextFactory(services: Services, auth: Auth) {
-  const resolveSession = sessionResolver(auth, services.db, auth.options.secret ?? "");
+  const resolveSession = sessionResolver(auth, services.db);
   return async function createContext(request: FastifyRequest): Promise<Context> {
     const resolved = await resolveSession(request);
     return createContextInner(services, {

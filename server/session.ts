@@ -75,7 +75,9 @@ async function viaBetterAuth(auth: Auth, request: FastifyRequest): Promise<Resol
 }
 
 /** Resolves a request's caller: null when it has no session, or a bad or expired one. */
-export function sessionResolver(auth: Auth, db: Db, secret: string) {
+export function sessionResolver(auth: Auth, db: Db) {
+  // Signed tokens are checked with the secret better-auth signs them with.
+  const secret = auth.options.secret ?? "";
   return async function resolveSession(request: FastifyRequest): Promise<ResolvedSession> {
     const { authorization, cookie } = request.headers;
     if (!authorization && !cookie) return null;

@@ -50,7 +50,7 @@ export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>):
     .limit(window.limit)
     .offset(window.offset);
   // A page past the end carries no counts: ask for them alone.
-  const counts = rows[0] ?? (await ctx.db.select({ total, unread: unreadTotal }).from(sql`(select 1) as one`))[0]!;
+  const counts = rows[0] ?? { total: await total, unread: await unreadTotal };
   return {
     notifications: rows.map((row) => toNotificationView(row.notification)),
     total: counts.total,
