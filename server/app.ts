@@ -21,7 +21,7 @@ import { restRoutes } from "./rest/routes.js";
 import { appRouter, type AppRouter } from "./routers/index.js";
 
 export type AppDeps = {
-  config: Pick<Config, "corsOrigins" | "logLevel">;
+  config: Pick<Config, "corsOrigins" | "logLevel"> & Partial<Pick<Config, "signUp">>;
   db: Db;
   auth: Auth;
   push: PushService;
@@ -35,6 +35,8 @@ type Window = { max: number; timeWindowMs: number };
 export type Limits = {
   /** Password sign-in attempts per client address and account. */
   signIn: Window;
+  /** Sign-ups per client address. */
+  signUp: Window;
   /** Admin test pushes per caller: each one fans out to every subscription of a user. */
   testPush: Window;
   /** Largest request body, in bytes. */
@@ -43,6 +45,7 @@ export type Limits = {
 
 export const defaultLimits: Limits = {
   signIn: { max: 10, timeWindowMs: 60_000 },
+  signUp: { max: 10, timeWindowMs: 60_000 },
   testPush: { max: 30, timeWindowMs: 60_000 },
   bodyBytes: 1024 * 1024,
 };
@@ -64,10 +67,14 @@ function fromFastifyError(err: FastifyError): AppError {
   return toAppError(err);
 }
 
+const SIGN_IN_PATH = "/api/auth/sign-in/email";
+const SIGN_UP_PATH = "/api/auth/sign-up/email";
+
 /** Which limited operation a request is, through either door (REST or tRPC), or null. */
-function limitedOperation(method: string, url: string): "signIn" | "testPush" | null {
+function limitedOperation(method: string, url: string): "signIn" | "signUp" | "testPush" | null {
   const path = url.split("?")[0]!;
-  if (method === "POST" && path === "/api/auth/sign-in/email") return "signIn";
+  if (method === "POST" && path === SIGN_IN_PATH) return "signIn";
+  if (method === "POST" && path === SIGN_UP_PATH) return "signUp";
   if (method === "POST" && path === "/api/notifications/test/push") return "testPush";
   if (path.startsWith("/trpc/") && path.slice(6).split(",").includes("notifications.testPush")) return "testPush";
   return null;
@@ -80,6 +87,11 @@ async function registerRateLimits(app: FastifyInstance, limits: Limits) {
       max: limits.signIn.max,
       timeWindow: limits.signIn.timeWindowMs,
       keyGenerator: (req) => `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase()}`,
+    }),
+    signUp: app.createRateLimit({
+      max: limits.signUp.max,
+      timeWindow: limits.signUp.timeWindowMs,
+      keyGenerator: (req) => req.ip,
     }),
     testPush: app.createRateLimit({
       max: limits.testPush.max,
@@ -112,7 +124,8 @@ export async function buildApp(deps: AppDeps) {
       return typeof given === "string" && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     // Batched tRPC calls put every procedure name in one path segment.
-    routerOptions: { maxParamLength: 5000 },
+    // Every documented path answers the same with one trailing slash (`GET /api/notifications/`).
+    routerOptions: { maxParamLength: 5000, ignoreTrailingSlash: true },
     // Errors raised while routing (a malformed %-escape, an over-long path parameter) get the envelope too.
     frameworkErrors: (err, _request, reply) => {
       const message = err.code === "FST_ERR_MAX_PARAM_LENGTH" ? "A path parameter is too long" : "Malformed URL";
@@ -165,6 +178,14 @@ export async function buildApp(deps: AppDeps) {
     }
   });
 
+  if (deps.config.signUp === "closed") {
+    // Checked before better-auth (which refuses too, with a 400): the contract's answer is 403.
+    app.addHook("onRequest", async (request, reply) => {
+      if (request.method === "POST" && request.url.split("?")[0] === SIGN_UP_PATH) {
+        return sendError(reply, new AppError("FORBIDDEN", "Sign-up is closed: an admin creates accounts"));
+      }
+    });
+  }
   mountAuth(app, deps.auth);
 
   const createContext = contextFactory({ db: deps.db, push: deps.push }, deps.auth);

@@ -45,7 +45,7 @@ describe("restriction procedures (createCaller)", () => {
   async function expectStatuses(api: Api, proIds: string[], restrictionActive: boolean, cohortId: string | null) {
     for (const status of await statuses(api, proIds)) {
       expect(status).toMatchObject({ restrictionActive, cohortId });
-      expect(status.updatedAt).toBeInstanceOf(Date);
+      expect("updatedAt" in status && status.updatedAt).toBeInstanceOf(Date);
     }
   }
 
@@ -234,7 +234,7 @@ describe("restriction procedures (createCaller)", () => {
       });
       expect((await api.listCohorts()).find((c) => c.id === cohort.id)).toEqual(cohort);
       expect(await statuses(api, proIds)).toEqual(
-        proIds.map((proId) => ({ proId, restrictionActive: false, cohortId: null, updatedAt: null })),
+        proIds.map((proId) => ({ proId, restrictionActive: false })),
       );
     });
 
@@ -380,7 +380,7 @@ describe("restriction procedures (createCaller)", () => {
     it("reads an unknown pro as inactive with no record", async () => {
       const api = await adminApi();
       const [proId] = newProIds(1) as [string];
-      expect(await api.getPro({ proId })).toEqual({ proId, restrictionActive: false, cohortId: null, updatedAt: null });
+      expect(await api.getPro({ proId })).toStrictEqual({ proId, restrictionActive: false });
     });
 
     it("switches a registered pro on and off with no cohort and no gate", async () => {
@@ -412,7 +412,7 @@ describe("restriction procedures (createCaller)", () => {
       for (const op of [api.activatePro, api.rollbackPro]) {
         await expect(op({ proId })).rejects.toMatchObject({ code: "NOT_FOUND", message: `Pro ${proId} not found` });
       }
-      expect(await api.getPro({ proId })).toMatchObject({ restrictionActive: false, updatedAt: null });
+      expect(await api.getPro({ proId })).toStrictEqual({ proId, restrictionActive: false });
     });
 
     it("rejects a blank pro id", async () => {
@@ -491,7 +491,7 @@ describe("restriction procedures (createCaller)", () => {
       await expect(anonymous.activateCohort({ id: "not-a-uuid" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
       await expect(anonymous.createCohort({ cohortNumber: -1, proIds: [] })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
       expect((await admin.listCohorts()).find((c) => c.id === cohortId)?.status).toBe("pending");
-      expect((await admin.getPro({ proId })).updatedAt).toBeNull();
+      expect(await admin.getPro({ proId })).toStrictEqual({ proId, restrictionActive: false });
     });
 
     it("forbids a signed-in user who is not a platform admin on every procedure", async () => {
@@ -503,7 +503,7 @@ describe("restriction procedures (createCaller)", () => {
         await expect(call(), name).rejects.toMatchObject({ code: "FORBIDDEN", kind: "FORBIDDEN" });
       }
       expect((await admin.listCohorts()).find((c) => c.id === cohortId)?.status).toBe("pending");
-      expect((await admin.getPro({ proId })).updatedAt).toBeNull();
+      expect(await admin.getPro({ proId })).toStrictEqual({ proId, restrictionActive: false });
     });
 
     it("lets a platform admin call every procedure", async () => {

@@ -10,8 +10,11 @@ export type ProStatus = {
   restrictionActive: boolean;
   /** The cohort whose activation or rollback set the flag; null when set per pro. */
   cohortId: string | null;
-  updatedAt: Date | null;
+  updatedAt: Date;
 };
+
+/** A pro with no stored status: exactly these two keys (docs/api.md#pro-status). */
+export type NoProStatus = { proId: string; restrictionActive: false };
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -49,12 +52,12 @@ export async function listActivePros({ ctx }: HandlerArgs): Promise<ProStatus[]>
     .orderBy(asc(proRestrictionStatus.proId));
 }
 
-export async function getProStatus({ ctx, input }: HandlerArgs<{ proId: string }>): Promise<ProStatus> {
+export async function getProStatus({ ctx, input }: HandlerArgs<{ proId: string }>): Promise<ProStatus | NoProStatus> {
   const [status] = await ctx.db
     .select()
     .from(proRestrictionStatus)
     .where(eq(proRestrictionStatus.proId, input.proId));
-  return status ?? { proId: input.proId, restrictionActive: false, cohortId: null, updatedAt: null };
+  return status ?? { proId: input.proId, restrictionActive: false };
 }
 
 async function setProFlag(db: Db, proId: string, restrictionActive: boolean): Promise<ProStatus> {
