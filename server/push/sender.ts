@@ -1,10 +1,14 @@
-// Web Push delivery: web-push builds each request (aes128gcm encryption, VAPID JWT), fetch sends it, so
-// http: push services (local ones in tests and development) work too. Fan-out is bounded, each request
-// has a timeout, and each subscription gets its own outcome: one failure never fails the others.
+// Web Push delivery: web-push builds each request (aes128gcm encryption, VAPID JWT), undici's fetch sends
+// it, so http: push services (local ones in tests and development) work too. Fan-out is bounded, each
+// request has a timeout, and each subscription gets its own outcome: one failure never fails the others.
+// Unless private endpoints are allowed, a connection is only made to a public address (guard.ts).
+import { Agent, fetch } from "undici";
 import webpush from "web-push";
 import type { Vapid } from "../config.js";
 import { judgePushAnswer, type PushAnswer } from "./answer.js";
 import { mapWithConcurrency } from "./concurrency.js";
+import { endpointProblem, isForbiddenHost, type EndpointPolicy } from "./endpoint.js";
+import { AddressNotAllowedError, defaultLookup, guardedLookup, resolvesInsideNetwork, type Lookup } from "./guard.js";
 
 export type PushPayload = { title: string; body: string | null; url: string | null };
 export type PushTarget = { id: string; endpoint: string; p256dh: string; auth: string };
@@ -19,15 +23,23 @@ export type PushOutcome = {
 
 export interface PushService {
   readonly vapid: Vapid | null;
-  /** Admit http: endpoints (local push services in tests and development). */
-  readonly allowHttpEndpoints: boolean;
+  /**
+   * Why an endpoint may not be subscribed, or null: its form (endpoint.ts), and, unless private endpoints
+   * are allowed, the addresses its name resolves to now.
+   */
+  endpointProblem(endpoint: string): Promise<string | null>;
   /** Sends one payload to every target; throws only when no VAPID keys are configured. */
   send(targets: PushTarget[], payload: PushPayload): Promise<PushOutcome[]>;
 }
 
 export type PushServiceOptions = {
   vapid: Vapid | null;
+  /** Admit http: endpoints (local push services in tests and development). */
   allowHttpEndpoints?: boolean;
+  /** Admit endpoints in loopback, private and reserved space (the same). */
+  allowPrivateEndpoints?: boolean;
+  /** Name resolution (tests give a table); the system resolver by default. */
+  lookup?: Lookup;
   /** Requests in flight at once. */
   concurrency?: number;
   /** Per request, from connecting to the answer's status line. */
@@ -44,6 +56,12 @@ export function createPushService(options: PushServiceOptions): PushService {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const ttl = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  const policy: EndpointPolicy = {
+    allowHttp: options.allowHttpEndpoints ?? false,
+    allowPrivate: options.allowPrivateEndpoints ?? false,
+  };
+  const lookup = options.lookup ?? defaultLookup;
+  const dispatcher = new Agent({ connect: { lookup: policy.allowPrivate ? lookup : guardedLookup(lookup) } });
 
   async function deliver(vapid: Vapid, target: PushTarget, body: string): Promise<PushOutcome> {
     const fail = (error: string): PushOutcome => ({ subscriptionId: target.id, statusCode: null, ok: false, gone: false, error });
@@ -58,7 +76,9 @@ export function createPushService(options: PushServiceOptions): PushService {
       // Keys the browser never produced (wrong length, not base64url) cannot be encrypted to.
       return fail(`Cannot encrypt for this subscription: ${(err as Error).message}`);
     }
-    const answer = await post(request, timeoutMs);
+    // An IP literal is connected to without a lookup, so the guard is applied to it here.
+    const literalRefused = !policy.allowPrivate && isForbiddenHost(new URL(target.endpoint).hostname);
+    const answer: PushAnswer = literalRefused ? { failure: "address" } : await post(request, dispatcher, timeoutMs);
     const verdict = judgePushAnswer(answer);
     return {
       subscriptionId: target.id,
@@ -69,7 +89,11 @@ export function createPushService(options: PushServiceOptions): PushService {
 
   return {
     vapid: options.vapid,
-    allowHttpEndpoints: options.allowHttpEndpoints ?? false,
+    async endpointProblem(endpoint) {
+      const problem = endpointProblem(endpoint, policy);
+      if (problem || policy.allowPrivate) return problem;
+      return (await resolvesInsideNetwork(endpoint, lookup)) ? "must not resolve to a loopback, private or reserved address" : null;
+    },
     async send(targets, payload) {
       const vapid = options.vapid;
       if (!vapid) throw new Error("VAPID not configured");
@@ -81,7 +105,7 @@ export function createPushService(options: PushServiceOptions): PushService {
 
 type RequestDetails = ReturnType<typeof webpush.generateRequestDetails>;
 
-async function post(request: RequestDetails, timeoutMs: number): Promise<PushAnswer> {
+async function post(request: RequestDetails, dispatcher: Agent, timeoutMs: number): Promise<PushAnswer> {
   const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
   // fetch computes Content-Length itself and refuses a caller's value.
   delete headers["Content-Length"];
@@ -92,6 +116,7 @@ async function post(request: RequestDetails, timeoutMs: number): Promise<PushAns
       body: request.body ? new Uint8Array(request.body) : null,
       // A redirect could lead anywhere, http: included: the answer is the push service's own or nothing.
       redirect: "manual",
+      dispatcher,
       signal: AbortSignal.timeout(timeoutMs),
     });
     // The answer's body carries nothing we use; dropping it frees the connection.
@@ -99,6 +124,7 @@ async function post(request: RequestDetails, timeoutMs: number): Promise<PushAns
     return { status: response.status };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
+    if (e.cause instanceof AddressNotAllowedError) return { failure: "address" };
     if (e.name === "TimeoutError" || e.name === "AbortError") {
       return { failure: "timeout", message: `no answer within ${timeoutMs} ms` };
     }

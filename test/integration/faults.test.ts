@@ -61,7 +61,7 @@ type FaultyPushService = Awaited<ReturnType<typeof startFaultyPushService>>;
 
 // One database and in-process app for the file (PGlite is slow to start); the SIGTERM test only takes its
 // database from it, on PostgreSQL.
-const t = useTestApp({ push: { vapid, allowHttpEndpoints: true, timeoutMs: TIMEOUT_MS, concurrency: 4 } });
+const t = useTestApp({ push: { vapid, allowHttpEndpoints: true, allowPrivateEndpoints: true, timeoutMs: TIMEOUT_MS, concurrency: 4 } });
 
 describe("push service faults", () => {
   let push: FaultyPushService;
@@ -263,6 +263,7 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
         VAPID_PRIVATE_KEY: vapid.privateKey,
         VAPID_SUBJECT: vapid.subject,
         PUSH_ALLOW_HTTP_ENDPOINTS: "true",
+        PUSH_ALLOW_PRIVATE_ENDPOINTS: "true",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });

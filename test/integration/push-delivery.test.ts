@@ -28,7 +28,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe("push delivery", () => {
-  const t = useTestApp({ push: { vapid, allowHttpEndpoints: true, timeoutMs: TIMEOUT_MS } });
+  const t = useTestApp({ push: { vapid, allowHttpEndpoints: true, allowPrivateEndpoints: true, timeoutMs: TIMEOUT_MS } });
   let pushService: LocalPushService;
   beforeAll(async () => {
     pushService = await startPushService();

@@ -34,7 +34,8 @@ function intSetting(name: string, fallback: number, min: number, max: number): n
 }
 
 const SECONDS = intSetting("SOAK_SECONDS", 60, 1, 3600);
-const USERS = intSetting("SOAK_USERS", 6, 1, 50);
+// The server admits 10 sign-ups a minute from one address: the admin and at most 9 users.
+const USERS = intSetting("SOAK_USERS", 6, 1, 9);
 const MAX_HEAP_GROWTH_MB = intSetting("SOAK_MAX_HEAP_GROWTH_MB", 32, 1, 4096);
 const SERVER_URL = process.env.SOAK_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 /** Every loop stops at the deadline or after this many operations, whichever comes first. */
@@ -450,6 +451,7 @@ async function main(): Promise<number> {
       VAPID_PRIVATE_KEY: vapid.privateKey,
       VAPID_SUBJECT: "mailto:soak@soak.test",
       PUSH_ALLOW_HTTP_ENDPOINTS: "true",
+      PUSH_ALLOW_PRIVATE_ENDPOINTS: "true",
     });
     service = await openService(config);
     await service.app.listen({ port, host: "127.0.0.1" });

@@ -2,7 +2,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { pushSubscriptions } from "../../../db/schema/index.js";
 import { validationError } from "../../errors.js";
-import { endpointProblem } from "../../push/endpoint.js";
 import type { AuthedContext, HandlerArgs } from "../types.js";
 import type { SubscribeInput, UnsubscribeInput } from "./schemas.js";
 
@@ -26,7 +25,7 @@ export async function listSubscriptions({ ctx }: HandlerArgs): Promise<{ subscri
  * the new keys and owner and becomes active again.
  */
 export async function subscribe({ ctx, input }: HandlerArgs<SubscribeInput>): Promise<{ subscription: PushSubscription }> {
-  const problem = endpointProblem(input.endpoint, ctx.push.allowHttpEndpoints);
+  const problem = await ctx.push.endpointProblem(input.endpoint);
   if (problem) throw validationError("Invalid push subscription", [{ field: "endpoint", message: problem }]);
   const values = {
     userId: ctx.user.id,
