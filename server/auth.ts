@@ -12,8 +12,10 @@ export type AuthOptions = {
   secret: string;
   baseUrl: string;
   trustedOrigins: string[];
-  /** Lower-cased addresses that become platform admins when they sign up. */
+  /** Lower-cased addresses that become platform admins when they sign up (never in production). */
   platformAdminEmails: string[];
+  /** "closed": nobody signs up; an admin creates accounts (admin plugin's create-user). */
+  signUp?: "open" | "closed";
 };
 
 /** better-auth's own defaults, set here so the fast session lookup (session.ts) refreshes on the same day. */
@@ -31,7 +33,7 @@ export function createAuth(options: AuthOptions) {
       provider: "pg",
       schema: { user: users, session: sessions, account: accounts, verification: verifications },
     }),
-    emailAndPassword: { enabled: true },
+    emailAndPassword: { enabled: true, disableSignUp: options.signUp === "closed" },
     session: { expiresIn: SESSION_LIFETIME.expiresInSeconds, updateAge: SESSION_LIFETIME.updateAgeSeconds },
     plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer()],
     telemetry: { enabled: false },
@@ -42,8 +44,10 @@ export function createAuth(options: AuthOptions) {
     databaseHooks: {
       user: {
         create: {
+          // Sign-up cannot set a role (the admin plugin marks it input: false); an admin's create-user and
+          // the start-up bootstrap can, and keep theirs.
           before: async (user) => ({
-            data: { ...user, role: adminEmails.has(user.email.toLowerCase()) ? "admin" : "user" },
+            data: { ...user, role: adminEmails.has(user.email.toLowerCase()) ? "admin" : (user.role ?? "user") },
           }),
         },
       },

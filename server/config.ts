@@ -33,7 +33,12 @@ const envSchema = z.object({
     .string()
     .regex(/^(mailto:.+|https:\/\/.+)$/, "must be a mailto: or https: URL")
     .optional(),
+  NODE_ENV: z.string().optional(),
   PLATFORM_ADMIN_EMAILS: list,
+  ADMIN_EMAIL: z.email("must be an e-mail address").optional(),
+  ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").max(128, "must be at most 128 characters").optional(),
+  ADMIN_NAME: z.string().max(200, "must be at most 200 characters").optional(),
+  SIGN_UP: z.enum(["open", "closed"], "must be open or closed").default("open"),
   TRUSTED_ORIGINS: z
     .string()
     .optional()
@@ -43,6 +48,7 @@ const envSchema = z.object({
     .optional()
     .transform((v, ctx) => parseOrigins(v, ctx)),
   PUSH_ALLOW_HTTP_ENDPOINTS: flag,
+  PUSH_ALLOW_PRIVATE_ENDPOINTS: flag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -57,6 +63,8 @@ function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[]
 }
 
 export type Vapid = { publicKey: string; privateKey: string; subject: string };
+/** The admin account made sure of at start-up (ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_NAME). */
+export type BootstrapAdmin = { email: string; password: string; name: string };
 
 export type Config = {
   port: number;
@@ -67,10 +75,18 @@ export type Config = {
   /** The server's own base URL: better-auth's baseURL and the default trusted origin. */
   baseUrl: string;
   vapid: Vapid | null;
+  /** NODE_ENV=production: development conveniences (PLATFORM_ADMIN_EMAILS) are off. */
+  production: boolean;
+  /** Addresses that become platform admins when they sign up; always empty in production. */
   platformAdminEmails: string[];
+  bootstrapAdmin: BootstrapAdmin | null;
+  signUp: "open" | "closed";
+  /** What start-up should tell the operator about settings it ignores. */
+  warnings: string[];
   trustedOrigins: string[];
   corsOrigins: string[];
   pushAllowHttpEndpoints: boolean;
+  pushAllowPrivateEndpoints: boolean;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
 };
 
@@ -89,6 +105,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DATABASE_URL && !e.BETTER_AUTH_SECRET) {
     throw new ConfigError("BETTER_AUTH_SECRET: required when DATABASE_URL is set");
   }
+  if (e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) throw new ConfigError("ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
+  if (e.ADMIN_PASSWORD && !e.ADMIN_EMAIL) throw new ConfigError("ADMIN_EMAIL: required when ADMIN_PASSWORD is set");
+  const production = e.NODE_ENV === "production";
+  const warnings =
+    production && e.PLATFORM_ADMIN_EMAILS.length
+      ? ["PLATFORM_ADMIN_EMAILS is ignored in production: use ADMIN_EMAIL and ADMIN_PASSWORD"]
+      : [];
   const host = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
   const baseUrl = e.BETTER_AUTH_URL ?? `http://${host.includes(":") ? `[${host}]` : host}:${e.PORT}`;
   return {
@@ -99,10 +122,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authSecret: e.BETTER_AUTH_SECRET,
     baseUrl,
     vapid: parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT),
-    platformAdminEmails: e.PLATFORM_ADMIN_EMAILS.map((s) => s.toLowerCase()),
+    production,
+    platformAdminEmails: production ? [] : e.PLATFORM_ADMIN_EMAILS.map((s) => s.toLowerCase()),
+    bootstrapAdmin:
+      e.ADMIN_EMAIL && e.ADMIN_PASSWORD
+        ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD, name: e.ADMIN_NAME?.trim() || "Admin" }
+        : null,
+    signUp: e.SIGN_UP,
+    warnings,
     trustedOrigins: e.TRUSTED_ORIGINS.length ? e.TRUSTED_ORIGINS : [new URL(baseUrl).origin],
     corsOrigins: e.CORS_ORIGINS,
     pushAllowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS,
+    pushAllowPrivateEndpoints: e.PUSH_ALLOW_PRIVATE_ENDPOINTS,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -3,18 +3,10 @@ import { ConfigError, loadConfig } from "./config.js";
 import { openService } from "./service.js";
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`Invalid configuration:\n${err.message}`);
-      process.exit(1);
-    }
-    throw err;
-  }
-
-  const { app, handle } = await openService(config);
+  const config = loadConfig();
+  const { app, handle, bootstrap } = await openService(config);
+  for (const warning of config.warnings) app.log.warn(warning);
+  if (bootstrap?.created) app.log.info({ email: bootstrap.email }, "created the admin account from ADMIN_EMAIL");
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -41,6 +33,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A setting that cannot work (a bad variable, ADMIN_EMAIL naming someone else's account): one line each.
+  console.error(err instanceof ConfigError ? err.message : err);
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createDb } from "../db/client.js";
+import { ensureBootstrapAdmin } from "./admin-bootstrap.js";
 import { buildApp, type AppDeps } from "./app.js";
 import { createAuth } from "./auth.js";
 import type { Config } from "./config.js";
@@ -32,10 +33,17 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       baseUrl: config.baseUrl,
       trustedOrigins: config.trustedOrigins,
       platformAdminEmails: config.platformAdminEmails,
+      signUp: config.signUp,
     });
-    const push = createPushService({ vapid: config.vapid, allowHttpEndpoints: config.pushAllowHttpEndpoints });
+    // Before the port opens, so the first request already finds the admin.
+    const bootstrap = config.bootstrapAdmin ? await ensureBootstrapAdmin(handle.db, auth, config.bootstrapAdmin) : null;
+    const push = createPushService({
+      vapid: config.vapid,
+      allowHttpEndpoints: config.pushAllowHttpEndpoints,
+      allowPrivateEndpoints: config.pushAllowPrivateEndpoints,
+    });
     const app = await buildApp({ config, db: handle.db, auth, push, logger: options.logger });
-    return { app, handle };
+    return { app, handle, bootstrap };
   } catch (err) {
     await handle.close();
     throw err;

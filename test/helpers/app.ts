@@ -11,6 +11,7 @@ import { createContextInner } from "../../server/context.js";
 import { createPushService, type PushService, type PushServiceOptions } from "../../server/push/sender.js";
 import { createCaller } from "../../server/routers/index.js";
 import { openTestDb, type TestDb } from "./db.js";
+import { testLookup } from "./dns.js";
 
 export const TEST_ORIGIN = "http://127.0.0.1:3000";
 /** Signing up with this address makes a platform admin (PLATFORM_ADMIN_EMAILS). */
@@ -31,6 +32,7 @@ export type TestApp = {
 
 export type TestAppOptions = {
   push?: Partial<PushServiceOptions>;
+  signUp?: "open" | "closed";
   limits?: AppDeps["limits"];
   logger?: AppDeps["logger"];
 };
@@ -44,15 +46,18 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // Any loopback port: tests that listen (the client example) get a random one.
     trustedOrigins: [TEST_ORIGIN, "http://127.0.0.1:*"],
     platformAdminEmails: [BOOTSTRAP_ADMIN_EMAIL],
+    signUp: options.signUp,
   });
-  const push = createPushService({ vapid: null, ...options.push });
+  // Names resolve from a table (test/helpers/dns.ts): no test asks the network.
+  const push = createPushService({ vapid: null, lookup: testLookup, ...options.push });
   const app = await buildApp({
-    config: { corsOrigins: ["http://allowed.test"], logLevel: "silent" },
+    config: { corsOrigins: ["http://allowed.test"], logLevel: "silent", signUp: options.signUp },
     db: db.db,
     auth,
     push,
     logger: options.logger ?? false,
-    limits: options.limits,
+    // Every test signs up its own users from one address; a test of the sign-up limit sets its own.
+    limits: { signUp: { max: 100_000, timeWindowMs: 60_000 }, ...options.limits },
   });
   await app.ready();
 

@@ -94,4 +94,48 @@ describe("loadConfig", () => {
       ).toMatch(/^VAPID_SUBJECT: /);
     });
   });
+
+  describe("who may become an admin", () => {
+    it("grants PLATFORM_ADMIN_EMAILS outside production only, and says so at start-up", () => {
+      expect(loadConfig({ PLATFORM_ADMIN_EMAILS: "ops@example.com" })).toMatchObject({
+        production: false,
+        platformAdminEmails: ["ops@example.com"],
+        warnings: [],
+      });
+      expect(loadConfig({ NODE_ENV: "production", PLATFORM_ADMIN_EMAILS: "ops@example.com" })).toMatchObject({
+        production: true,
+        platformAdminEmails: [],
+        warnings: ["PLATFORM_ADMIN_EMAILS is ignored in production: use ADMIN_EMAIL and ADMIN_PASSWORD"],
+      });
+    });
+
+    it("reads the bootstrap admin, lower-casing the address and naming it Admin by default", () => {
+      expect(loadConfig({}).bootstrapAdmin).toBeNull();
+      expect(loadConfig({ ADMIN_EMAIL: "Ops@Example.com", ADMIN_PASSWORD: "twelve-chars" }).bootstrapAdmin).toEqual({
+        email: "ops@example.com",
+        password: "twelve-chars",
+        name: "Admin",
+      });
+      expect(loadConfig({ ADMIN_EMAIL: "a@b.co", ADMIN_PASSWORD: "twelve-chars", ADMIN_NAME: " Ops " }).bootstrapAdmin?.name).toBe("Ops");
+    });
+
+    it.each([
+      [{ ADMIN_EMAIL: "ops@example.com" }, "ADMIN_PASSWORD: required when ADMIN_EMAIL is set"],
+      [{ ADMIN_PASSWORD: "twelve-chars" }, "ADMIN_EMAIL: required when ADMIN_PASSWORD is set"],
+      [{ ADMIN_EMAIL: "not an address", ADMIN_PASSWORD: "twelve-chars" }, "ADMIN_EMAIL: must be an e-mail address"],
+      [{ ADMIN_EMAIL: "ops@example.com", ADMIN_PASSWORD: "eleven-char" }, "ADMIN_PASSWORD: must be at least 12 characters"],
+      [{ SIGN_UP: "maybe" }, "SIGN_UP: must be open or closed"],
+      [{ PUSH_ALLOW_PRIVATE_ENDPOINTS: "yes" }, /^PUSH_ALLOW_PRIVATE_ENDPOINTS: /],
+    ])("refuses %j with one line naming the variable", (env, message) => {
+      expect(errorOf(env)).toMatch(typeof message === "string" ? new RegExp(`^${message}$`) : message);
+    });
+
+    it("reads SIGN_UP (open by default) and PUSH_ALLOW_PRIVATE_ENDPOINTS (off by default)", () => {
+      expect(loadConfig({})).toMatchObject({ signUp: "open", pushAllowPrivateEndpoints: false });
+      expect(loadConfig({ SIGN_UP: "closed", PUSH_ALLOW_PRIVATE_ENDPOINTS: "true" })).toMatchObject({
+        signUp: "closed",
+        pushAllowPrivateEndpoints: true,
+      });
+    });
+  });
 });
