@@ -1,4 +1,4 @@
-// Pure rule: which push endpoints the service may POST to (CONTRACT.md: https only, http when allowed).
+// Pure rule: which push endpoints the service may POST to (docs/api.md#push-endpoints: https only, http when allowed).
 
 export const MAX_ENDPOINT_LENGTH = 2048;
 
