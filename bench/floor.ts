@@ -62,7 +62,7 @@ export function floorListQuery(options: { category: boolean; search: boolean }):
     select counts.total, counts.unread, page.* from counts left join page on true`;
 }
 
-/** The same page/limit rules as the product (SPEC rule 8), written inline. */
+/** The same page/limit rules as the product (docs/api.md#inbox-listing), written inline. */
 function whole(value: unknown, fallback: number): number {
   const first = Array.isArray(value) ? value[0] : value;
   if (typeof first !== "string" || first.trim() === "") return fallback;

@@ -50,7 +50,7 @@ export const defaultLimits: Limits = {
   bodyBytes: 1024 * 1024,
 };
 
-/** Fastify's own errors (body parsing, limits) as the contract's kinds; anything else via toAppError. */
+/** Fastify's own errors (body parsing, limits) as the kinds of docs/api.md#errors; anything else via toAppError. */
 function fromFastifyError(err: FastifyError): AppError {
   switch (err.statusCode) {
     case 413:

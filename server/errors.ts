@@ -21,7 +21,7 @@ export type FieldIssue = { field: string; message: string };
 export class AppError extends TRPCError {
   readonly kind: ErrorKind;
   readonly details: FieldIssue[] | undefined;
-  /** REST answers `{"error": message}` instead of the envelope (the contract's one exception). */
+  /** REST answers `{"error": message}` instead of the envelope (the one exception, docs/api.md#errors). */
   bare = false;
 
   constructor(kind: ErrorKind, message: string, details?: FieldIssue[], cause?: unknown) {
@@ -131,7 +131,7 @@ export function toAppError(err: unknown): AppError {
   return new AppError("INTERNAL_ERROR", GENERIC_INTERNAL, undefined, err);
 }
 
-/** The one error the contract answers without the envelope. */
+/** The one error answered without the envelope (docs/api.md#errors). */
 export function vapidNotConfigured(): AppError {
   const error = new AppError("INTERNAL_ERROR", "VAPID not configured");
   error.bare = true;

@@ -44,7 +44,7 @@ export const restrictionCohorts = pgTable(
 
 /**
  * The restriction flag of one pro. No foreign key to `pros`: a cohort may list pros that are not
- * registered yet (spec rule 9), and their flag must still be recorded.
+ * registered yet (docs/api.md#activation-and-rollback), and their flag must still be recorded.
  */
 export const proRestrictionStatus = pgTable(
   "pro_restriction_status",

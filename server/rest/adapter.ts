@@ -1,5 +1,5 @@
 // Registers the REST route table: each route builds its procedure's input from the request, calls the
-// procedure through a tRPC caller, and wraps the answer in the contract's envelope.
+// procedure through a tRPC caller, and wraps the answer in the envelope (docs/api.md#envelope).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { appRouter, createCaller } from "../routers/index.js";
 import { toRestError, validationError } from "../errors.js";

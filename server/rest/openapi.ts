@@ -22,12 +22,15 @@ function operation(route: RestRoute) {
   const inPath = pathParams(route.path);
   const properties = { ...(schema?.properties ?? {}) };
   const required = new Set(schema?.required ?? []);
-  const parameters: unknown[] = inPath.map((name) => ({
+  // Swagger UI shows a parameter's own description, not its schema's: the field's description is lifted.
+  const parameter = (name: string, where: "path" | "query", field: JsonSchema) => ({
     name,
-    in: "path",
-    required: true,
-    schema: properties[name] ?? { type: "string" },
-  }));
+    in: where,
+    required: where === "path" || required.has(name),
+    ...(typeof field.description === "string" ? { description: field.description } : {}),
+    schema: field,
+  });
+  const parameters: unknown[] = inPath.map((name) => parameter(name, "path", properties[name] ?? { type: "string" }));
   for (const name of inPath) {
     delete properties[name];
     required.delete(name);
@@ -35,7 +38,7 @@ function operation(route: RestRoute) {
   let requestBody: unknown;
   if (route.input === "query") {
     for (const [name, prop] of Object.entries(properties)) {
-      parameters.push({ name, in: "query", required: required.has(name), schema: prop });
+      parameters.push(parameter(name, "query", prop));
     }
   } else if (route.input === "body" && schema) {
     requestBody = {

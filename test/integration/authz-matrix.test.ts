@@ -1,6 +1,6 @@
 // The authorization matrix: every REST route (the REST table) and every tRPC procedure (called over HTTP at
-// /trpc/<path>) × every kind of caller, each cell asserting the contract's status and code. Rows are written
-// by hand from SPEC.md and CONTRACT.md; a route or procedure without a row fails, and so does a row for one
+// /trpc/<path>) × every kind of caller, each cell asserting the documented status and code. Rows are written
+// by hand from docs/api.md#authentication; a route or procedure without a row fails, and so does a row for one
 // that no longer exists. Every refused call must leave the service's tables as they were.
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
@@ -13,7 +13,7 @@ import { appRouter } from "../../server/routers/index.js";
 import { useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
 import { snapshotTables } from "../helpers/snapshot.js";
 
-// Configured, so the admin's cell of testPush is a success rather than the contract's unconfigured 500.
+// Configured, so the admin's cell of testPush is a success rather than the unconfigured 500 (docs/api.md#errors).
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 
 const PERSONAS = ["anonymous", "expired", "forged", "user", "other", "admin"] as const;
@@ -29,7 +29,7 @@ type Cell =
   | { outcome: "success" }
   | { outcome: "refused"; status: 401 | 403; code: "UNAUTHORIZED" | "FORBIDDEN"; message?: string };
 
-/** The contract's answer for one cell. */
+/** The documented answer for one cell (docs/api.md#authentication). */
 function expectedCell(access: Access, persona: Persona): Cell {
   if (persona === "anonymous" || persona === "expired" || persona === "forged") {
     return { outcome: "refused", status: 401, code: "UNAUTHORIZED" };
@@ -274,7 +274,7 @@ describe("authorization matrix", () => {
     "notifications.testClearSubscriptions": { access: "admin", prepare: none },
   };
 
-  // ---- the table: one row per REST route, naming its procedure and the contract's success status ----
+  // ---- the table: one row per REST route, naming its procedure and its success status (docs/api.md#envelope) ----
 
   const R = "/api/admin/restriction";
   const N = "/api/notifications";

@@ -1,7 +1,7 @@
 // Bad input on every REST route, generated with fast-check: path ids, JSON bodies and query strings with wrong
 // types, huge strings, deep nesting, unicode (NUL, lone surrogates), SQL and LIKE metacharacters, numbers at
 // and past each limit, duplicated and extra fields, arrays where objects belong, malformed JSON and URLs.
-// For every request: no 5xx; every 4xx is the contract's envelope; a validation error about fields names them
+// For every request: no 5xx; every 4xx is the envelope (docs/api.md#errors); a validation error about fields names them
 // in `details`; unknown ids are 404; and a refused request changes no row of the service's tables.
 import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
@@ -13,7 +13,7 @@ import { restRoutes, type RestRoute } from "../../server/rest/routes.js";
 import { useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
 import { snapshotTables } from "../helpers/snapshot.js";
 
-// Configured, so POST /test/push answers from its inputs rather than the contract's unconfigured 500.
+// Configured, so POST /test/push answers from its inputs rather than the unconfigured 500 (docs/api.md#errors).
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 const NUM_RUNS = 40;
 const INT32_MAX = 2 ** 31 - 1;
@@ -569,7 +569,7 @@ describe("bad input on every REST route", () => {
     return fc.record({ params, body, query });
   }
 
-  /** What the contract says a request must get, decided from the request alone. */
+  /** What docs/api.md says a request must get, decided from the request alone. */
   type Expected =
     | { kind: "malformed-url" }
     | { kind: "status"; status: 400 | 413 }
@@ -577,7 +577,7 @@ describe("bad input on every REST route", () => {
     | { kind: "not-found"; message: string }
     | { kind: "free" };
 
-  /** The kind of record a route's `:id` names, for the contract's `<Kind> <id> not found`. */
+  /** The kind of record a route's `:id` names, for `<Kind> <id> not found` (docs/api.md#errors). */
   const idKind = (route: RestRoute) => (route.path.startsWith(`${R}/cohorts/`) ? "Cohort" : route.path.startsWith(`${N}/:id`) ? "Notification" : null);
 
   function parseBody(payload: BodyCase | undefined): { kind: "none" } | { kind: "value"; value: unknown } | { kind: "string" } | { kind: "refused" } {
@@ -631,7 +631,7 @@ describe("bad input on every REST route", () => {
 
     const kind = idKind(route);
     const id = gen.params.id;
-    // Contract: an id that names nothing (a UUID or not) is 404 naming the kind and the id, never 400.
+    // docs/api.md#errors: an id that names nothing (a UUID or not) is 404 naming the kind and the id, never 400.
     if (kind && id && !id.known) return { kind: "not-found", message: `${kind} ${id.decoded} not found` };
     return { kind: "free" };
   }
@@ -689,7 +689,7 @@ describe("bad input on every REST route", () => {
     const expected = expectedFor(built, gen);
     const { status, data, error, where } = await send(built, urlOf(route, gen.params, gen.query.text), gen.body);
 
-    // A large body may meet the body size limit before anything else: the contract's 413.
+    // A large body may meet the body size limit before anything else: the 413 of docs/api.md#limits.
     if (status === 413 && (gen.body?.text?.length ?? 0) > 16_384) return;
     switch (expected.kind) {
       case "malformed-url":
@@ -884,7 +884,7 @@ describe("bad input on every REST route", () => {
   });
 });
 
-// Deterministic cases of what the properties above found. Each states the contract's answer.
+// Deterministic cases of what the properties above found. Each states the answer docs/api.md promises.
 describe("found by these properties", () => {
   const t = useTestApp({ push: { vapid } });
   let admin: TestUser;

@@ -1,5 +1,5 @@
-// The inbox procedures through createCaller against a real, migrated database: listing (SPEC rule 8 and
-// the contract's ordering and search), read and delete with ownership (rules 2, 3, 9).
+// The inbox procedures through createCaller against a real, migrated database: listing, ordering and search
+// (docs/api.md#inbox-listing, #search), read and delete with ownership (docs/api.md#read-and-delete).
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

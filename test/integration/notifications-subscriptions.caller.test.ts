@@ -1,5 +1,5 @@
-// Push subscriptions (SPEC rules 4, 5) and the admin test endpoints other than push delivery (rule 6)
-// through createCaller against a real, migrated database.
+// Push subscriptions (docs/api.md#push-subscriptions) and the admin test endpoints other than push delivery
+// (docs/api.md#admin-test-endpoints) through createCaller against a real, migrated database.
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

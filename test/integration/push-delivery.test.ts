@@ -1,6 +1,6 @@
 // POST /test/push end to end against a local push service: the payload decrypted as a browser would
 // (aes128gcm with real P-256 keys), the VAPID JWT verified, and each push-service answer's effect
-// (SPEC rule 7). The push service here is http:, which PUSH_ALLOW_HTTP_ENDPOINTS admits.
+// (docs/api.md#admin-test-endpoints). The push service here is http:, which PUSH_ALLOW_HTTP_ENDPOINTS admits.
 import { createServer } from "node:net";
 import { eq, inArray } from "drizzle-orm";
 import webpush from "web-push";

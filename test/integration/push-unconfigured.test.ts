@@ -1,5 +1,5 @@
-// A server without VAPID keys and with the default endpoint rule (https: only): the contract's one
-// unwrapped error, and what browsers are told.
+// A server without VAPID keys and with the default endpoint rule (https: only): the one unwrapped error
+// (docs/api.md#errors), and what browsers are told.
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
 import { makeSubscriber } from "../helpers/push-service.js";

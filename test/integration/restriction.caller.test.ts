@@ -1,5 +1,5 @@
-// The restriction procedures through createCaller against a real, migrated database: rules 1-10 of the
-// spec's restriction section and the contract's limits, conflicts, messages and ordering.
+// The restriction procedures through createCaller against a real, migrated database: the rules, limits,
+// conflicts, messages and ordering of docs/api.md#restriction-administration.
 import { randomBytes, randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

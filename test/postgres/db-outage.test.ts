@@ -1,5 +1,5 @@
 // The database goes away and comes back (PostgreSQL only: vitest runs this file in the postgres project).
-// Contract: while the database is unreachable every API call answers 503 SERVICE_UNAVAILABLE (never 500),
+// docs/api.md#errors: while the database is unreachable every API call answers 503 SERVICE_UNAVAILABLE (never 500),
 // /health/ready answers 503, and once it is back the service recovers by itself, with no restart.
 import { randomBytes } from "node:crypto";
 import { createServer, connect, type AddressInfo, type Server, type Socket } from "node:net";
@@ -23,7 +23,7 @@ const serverUrl = process.env.TEST_DATABASE_URL;
 type Answer = { label: string; status: number; body: string };
 type Request = { label: string; method: "GET" | "POST" | "PATCH"; url: string; payload?: object; headers?: Record<string, string> };
 
-/** An answer whose status is neither a success nor the contract's 503, or a 503 without its envelope. */
+/** An answer whose status is neither a success nor the 503 of docs/api.md#errors, or a 503 without its envelope. */
 function contractBreach(answer: Answer): string | null {
   if (answer.status >= 200 && answer.status < 300) return null;
   if (answer.status === 503) {

@@ -271,7 +271,7 @@ async function userLoop(user: Actor, seed: number, deadline: number, endpoints: 
           check: envelope,
         });
         break;
-      // Error paths are traffic too: each must answer its contract status, and counts as an error otherwise.
+      // Error paths are traffic too: each must answer its docs/api.md#errors status, or counts as an error.
       case "forbidden":
         await send("user: admin route (403)", { method: "GET", path: "/api/admin/restriction/cohorts", token, expect: 403, check: errorCode("FORBIDDEN") });
         break;

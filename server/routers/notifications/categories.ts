@@ -1,4 +1,4 @@
-// Pure rules of notification categories (CONTRACT.md, "Categories"): no I/O, unit-tested on their own.
+// Pure rules of notification categories (docs/api.md#categories): no I/O, unit-tested on their own.
 
 export const CATEGORIES = ["messages", "leads", "reviews", "billing", "account", "system"] as const;
 export type Category = (typeof CATEGORIES)[number];

@@ -1,4 +1,4 @@
-// Pure rules of the inbox query (SPEC "GET /" rule 8): no I/O, unit-tested on their own.
+// Pure rules of the inbox query (docs/api.md#inbox-listing): no I/O, unit-tested on their own.
 
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 30;

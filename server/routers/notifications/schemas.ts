@@ -1,5 +1,6 @@
 // Inputs of the notifications procedures. Query values (REST) may be strings or, when a key repeats,
 // arrays; the handlers take the first. Path ids are plain strings: a non-UUID id is simply not found.
+// Fields carry a description and an example (.meta), which /openapi.json and /docs show.
 import { z } from "zod";
 import { MAX_ENDPOINT_LENGTH } from "../../push/endpoint.js";
 import { storableText } from "../text.js";
@@ -11,11 +12,15 @@ const required = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .refine((s) => s.trim().length > 0, "must not be empty");
 
-/** Optional text; an empty string counts as absent. */
-const optionalText = (max: number) =>
+/**
+ * Optional text; an empty string counts as absent. The meta goes before the transform: z.toJSONSchema
+ * (io "input") drops the examples of a transformed schema.
+ */
+const optionalText = (max: number, meta: z.GlobalMeta) =>
   storableText()
     .max(max, `must be at most ${max} characters`)
     .nullish()
+    .meta(meta)
     .transform((s) => (s ? s : null));
 
 export const listInput = z
@@ -27,7 +32,12 @@ export const listInput = z
   })
   .default({});
 
-export const notificationIdInput = z.object({ id: z.string() });
+export const notificationIdInput = z.object({
+  id: z.string().meta({
+    description: "The notification's id. 404 when there is no such notification, 403 when it is someone else's.",
+    examples: ["5f0c7a52-2d1e-4b8f-9c3a-6e4d2b1a0f9e"],
+  }),
+});
 
 export const markAllReadInput = z.object({ category: queryValue(z.string()) }).default({});
 
@@ -36,7 +46,13 @@ export const removeManyInput = z.object({
   ids: z
     .array(z.string().max(100, "must be at most 100 characters"), { error: IDS_REQUIRED })
     .min(1, IDS_REQUIRED)
-    .max(1000, "must list at most 1000 ids"),
+    .max(1000, "must list at most 1000 ids")
+    .meta({
+      description:
+        "The notifications to soft-delete, 1 to 1000 ids. Ids that are not the caller's, already deleted, " +
+        "unknown or malformed are skipped.",
+      examples: [["5f0c7a52-2d1e-4b8f-9c3a-6e4d2b1a0f9e", "0b9e3f4d-8a7c-4d21-b6e5-3c2f1a0e9d8c"]],
+    }),
 });
 
 /** The keys a browser's PushSubscription.toJSON() gives: base64url, 65-byte P-256 point, 16-byte secret. */
@@ -46,21 +62,54 @@ const base64urlKey = (bytes: number, what: string) =>
     `must be the base64url-encoded ${bytes}-byte ${what}`,
   );
 
+const PUSH_ENDPOINT_EXAMPLE = "https://fcm.googleapis.com/fcm/send/cV9x3kR2:APA91bH";
+
 export const subscribeInput = z.object({
   // The protocol rule depends on the server's settings, so the handler checks it (endpointProblem).
-  endpoint: required(MAX_ENDPOINT_LENGTH),
-  p256dh: base64urlKey(65, "P-256 public key"),
-  auth: base64urlKey(16, "auth secret"),
+  endpoint: required(MAX_ENDPOINT_LENGTH).meta({
+    description:
+      "The push service URL the browser gave (PushSubscription.toJSON().endpoint): an absolute https: URL " +
+      `of at most ${MAX_ENDPOINT_LENGTH} characters, without credentials (docs/api.md#push-endpoints). Posting ` +
+      "a known endpoint again updates that subscription.",
+    examples: [PUSH_ENDPOINT_EXAMPLE],
+  }),
+  p256dh: base64urlKey(65, "P-256 public key").meta({
+    description: "The browser's public key (toJSON().keys.p256dh): base64url of a 65-byte P-256 point.",
+    examples: ["BI0PwUwf_xku-ODcXSbloojYFUBU__vv9gzht8gQz9cJdzIHhD34VysqZs--V-c2yheAo-az8jaJIlG1ucyUDRw"],
+  }),
+  auth: base64urlKey(16, "auth secret").meta({
+    description: "The browser's auth secret (toJSON().keys.auth): base64url of 16 bytes.",
+    examples: ["RdofloKikapRKTgIMiuRaA"],
+  }),
 });
 
-export const unsubscribeInput = z.object({ endpoint: required(MAX_ENDPOINT_LENGTH) });
+export const unsubscribeInput = z.object({
+  endpoint: required(MAX_ENDPOINT_LENGTH).meta({
+    description: "The endpoint of the caller's subscription to deactivate. Succeeds also when none matches.",
+    examples: [PUSH_ENDPOINT_EXAMPLE],
+  }),
+});
 
 export const testNotificationInput = z.object({
-  type: required(100),
-  title: required(200),
-  targetUserId: required(200),
-  body: optionalText(2000),
-  url: optionalText(2048),
+  type: required(100).meta({
+    description: "The event type, at most 100 characters. Its part before the first `.` decides the category.",
+    examples: ["message.received"],
+  }),
+  title: required(200).meta({ description: "The title, at most 200 characters.", examples: ["New message"] }),
+  targetUserId: required(200).meta({
+    description: "The id of the user who receives it. 404 when there is no such user.",
+    examples: ["Xq3v9LmT2pRk8sWd"],
+  }),
+  body: optionalText(2000, {
+    description: "Text under the title, at most 2000 characters. Empty counts as absent.",
+    examples: ["Hi! Are you free on Tuesday?"],
+  }),
+  url: optionalText(2048, {
+    description:
+      "Where a click leads, at most 2048 characters: kept as the notification's data.url, sent in the push " +
+      "payload. Empty counts as absent.",
+    examples: ["/inbox"],
+  }),
 });
 
 export type ListInput = z.infer<typeof listInput>;

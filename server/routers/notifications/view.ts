@@ -15,7 +15,7 @@ export type NotificationView = {
   data: Record<string, unknown> | null;
 };
 
-/** The stored JSON as an object; null when absent, unparseable or not an object (the spec's type). */
+/** The stored JSON as an object; null when absent, unparseable or not an object (docs/api.md#the-notification). */
 export function parseData(text: string | null): Record<string, unknown> | null {
   if (text === null) return null;
   try {

@@ -12,7 +12,7 @@ export type GateInputs = {
 
 export type GateResult = { allGatesMet: boolean; blockedBy: string | null };
 
-/** Every failed gate adds one entry, in the order of the spec's gate table, joined by "; ". */
+/** Every failed gate adds one entry, in the order of the gates table (docs/api.md#gates), joined by "; ". */
 export function evaluateGates(inputs: GateInputs): GateResult {
   const responseRate = inputs.responseRate ?? 0;
   const comparisonsDone = inputs.comparisonsDone ?? 0;

@@ -1,5 +1,6 @@
 // Inputs of the restriction procedures. Path ids are plain strings: an id that is not a UUID is
-// simply not found (404), never a validation error.
+// simply not found (404), never a validation error. Every field carries a description and an example
+// (.meta), which /openapi.json and /docs show.
 import { z } from "zod";
 import { storableText } from "../text.js";
 
@@ -9,28 +10,75 @@ const proId = storableText()
   .max(200, "must be at most 200 characters")
   .refine((s) => s.trim().length > 0, "must not be empty");
 
-export const cohortIdInput = z.object({ id: z.string() });
+export const cohortIdInput = z.object({
+  id: z.string().meta({
+    description: "The cohort's id, as returned when it was created. An id that names no cohort is 404.",
+    examples: ["b8d80106-7951-44af-a9a3-2b30aa3948eb"],
+  }),
+});
 
 export const createCohortInput = z.object({
-  cohortNumber: z.number().int().positive().max(INT32_MAX),
+  cohortNumber: z
+    .number()
+    .int()
+    .positive()
+    .max(INT32_MAX)
+    .meta({
+      description: "The cohort's number: a positive integer no other cohort has (409 when it is taken).",
+      examples: [1],
+    }),
   proIds: z
     .array(proId)
     .min(1, "must list at least 1 pro")
     .max(500, "must list at most 500 pros")
-    .refine((ids) => new Set(ids).size === ids.length, "must not repeat a pro"),
+    .refine((ids) => new Set(ids).size === ids.length, "must not repeat a pro")
+    .meta({
+      description:
+        "The pros of the cohort: 1 to 500 ids, none repeated, each 1 to 200 characters. They need not be " +
+        "registered pros yet.",
+      examples: [["pro-0001", "pro-0002"]],
+    }),
 });
 
 export const checkGatesInput = cohortIdInput.extend({
-  responseRate: z.number().min(0).max(1).nullish(),
-  comparisonsDone: z.number().int().min(0).max(INT32_MAX).nullish(),
-  legalSignoff: z.boolean().nullish(),
+  responseRate: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullish()
+    .meta({
+      description: "The pros' response rate as a fraction from 0 to 1 (0.6 is 60 %). The gate needs 0.6; absent counts as 0.",
+      examples: [0.72],
+    }),
+  comparisonsDone: z
+    .number()
+    .int()
+    .min(0)
+    .max(INT32_MAX)
+    .nullish()
+    .meta({
+      description: "How many comparisons have been done, an integer from 0. The gate needs 50; absent counts as 0.",
+      examples: [64],
+    }),
+  legalSignoff: z
+    .boolean()
+    .nullish()
+    .meta({ description: "Whether legal has signed the rollout off. The gate needs true; absent counts as false.", examples: [true] }),
 });
 
 export const rollbackCohortInput = cohortIdInput.extend({
-  reason: storableText().max(500, "must be at most 500 characters").nullish(),
+  reason: storableText()
+    .max(500, "must be at most 500 characters")
+    .nullish()
+    .meta({
+      description: "Why the cohort is rolled back, at most 500 characters. Absent, null or blank is stored as null.",
+      examples: ["complaints from pros"],
+    }),
 });
 
-export const proIdInput = z.object({ proId });
+export const proIdInput = z.object({
+  proId: proId.meta({ description: "The pro's id, 1 to 200 characters.", examples: ["pro-0001"] }),
+});
 
 export type CreateCohortInput = z.infer<typeof createCohortInput>;
 export type CheckGatesInput = z.infer<typeof checkGatesInput>;
