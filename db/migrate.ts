@@ -1,13 +1,13 @@
 // `npm run db:migrate`: applies the committed migrations to the configured database (the server also
 // does this at start-up).
-import { loadConfig } from "../server/config.js";
 import { createDb } from "./client.js";
+import { databaseSettings, describeDatabase } from "./config.js";
 
-const config = loadConfig();
-const handle = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+const settings = databaseSettings();
+const handle = await createDb(settings);
 try {
   await handle.migrate();
-  console.log(`migrations applied (${handle.driver === "pglite" ? `PGlite in ${config.pgliteDir}` : "PostgreSQL"})`);
+  console.log(`migrations applied (${describeDatabase(settings)})`);
 } finally {
   await handle.close();
 }

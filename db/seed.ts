@@ -1,40 +1,47 @@
 // `npm run db:seed`: demo data for the configured database. Safe to run twice: what exists is kept.
+import { randomUUID } from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
 import { count, eq } from "drizzle-orm";
-import { createAuth } from "../server/auth.js";
-import { loadConfig } from "../server/config.js";
-import { authSecret } from "../server/service.js";
-import { categoryOf } from "../server/routers/notifications/categories.js";
+import { categoryOf } from "./categories.js";
 import { createDb, type Db } from "./client.js";
-import { communicationLogs, notifications, pros, users } from "./schema/index.js";
+import { databaseSettings, describeDatabase } from "./config.js";
+import { accounts, communicationLogs, notifications, pros, users } from "./schema/index.js";
 
 const SEED_ADMIN = { name: "Demo Admin", email: "admin@example.com", password: "admin-password-123" };
 const SEED_USER = { name: "Demo User", email: "user@example.com", password: "user-password-123" };
 const PRO_COUNT = 300;
 
-async function ensureUser(db: Db, auth: ReturnType<typeof createAuth>, who: typeof SEED_USER, role: string) {
-  let [user] = await db.select().from(users).where(eq(users.email, who.email));
-  if (!user) {
-    await auth.api.signUpEmail({ body: who });
-    [user] = await db.select().from(users).where(eq(users.email, who.email));
+/**
+ * A demo account that signs in with e-mail and password: the rows better-auth's sign-up writes (a user and
+ * its credential account, the password hashed as better-auth hashes it), made here without the server.
+ */
+async function ensureUser(db: Db, who: typeof SEED_USER, role: string) {
+  const [existing] = await db.select().from(users).where(eq(users.email, who.email));
+  if (existing) {
+    if (existing.role !== role) await db.update(users).set({ role }).where(eq(users.id, existing.id));
+    return existing;
   }
-  if (user!.role !== role) await db.update(users).set({ role }).where(eq(users.id, user!.id));
-  return user!;
+  const id = randomUUID();
+  return db.transaction(async (tx) => {
+    const [user] = await tx.insert(users).values({ id, name: who.name, email: who.email, role }).returning();
+    await tx.insert(accounts).values({
+      id: randomUUID(),
+      accountId: id,
+      providerId: "credential",
+      userId: id,
+      password: await hashPassword(who.password),
+    });
+    return user!;
+  });
 }
 
-const config = loadConfig();
-const handle = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+const settings = databaseSettings();
+const handle = await createDb(settings);
 try {
   await handle.migrate();
   const { db } = handle;
-  const auth = createAuth({
-    db,
-    secret: authSecret(config),
-    baseUrl: config.baseUrl,
-    trustedOrigins: config.trustedOrigins,
-    platformAdminEmails: config.platformAdminEmails,
-  });
-  const admin = await ensureUser(db, auth, SEED_ADMIN, "admin");
-  const user = await ensureUser(db, auth, SEED_USER, "user");
+  const admin = await ensureUser(db, SEED_ADMIN, "admin");
+  const user = await ensureUser(db, SEED_USER, "user");
 
   const proRows = Array.from({ length: PRO_COUNT }, (_, i) => ({
     id: `pro-${String(i + 1).padStart(4, "0")}`,
@@ -69,7 +76,7 @@ try {
     );
   }
 
-  console.log(`Seeded ${handle.driver === "pglite" ? `PGlite in ${config.pgliteDir}` : "PostgreSQL"}:`);
+  console.log(`Seeded ${describeDatabase(settings)}:`);
   console.log(`  admin  ${SEED_ADMIN.email} / ${SEED_ADMIN.password}  (id ${admin.id})`);
   console.log(`  user   ${SEED_USER.email} / ${SEED_USER.password}  (id ${user.id})`);
   console.log(`  ${PRO_COUNT} pros (pro-0001 … pro-${String(PRO_COUNT).padStart(4, "0")}), communication logs, notifications`);

@@ -2,6 +2,7 @@
 import { createECDH } from "node:crypto";
 import { z } from "zod";
 import webpush from "web-push";
+import { databaseEnvShape, describeEnvIssues, withoutEmptyValues } from "../db/config.js";
 
 const flag = z
   .enum(["true", "false", "1", "0", ""])
@@ -23,8 +24,7 @@ const origin = z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origi
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+  ...databaseEnvShape,
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   BETTER_AUTH_URL: z.url({ protocol: /^https?$/ }).optional(),
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
@@ -94,13 +94,8 @@ export class ConfigError extends Error {}
 
 /** Parses the environment; throws a ConfigError whose message is one line per bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // Empty strings mean "unset", as they do in most .env files.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
-  const parsed = envSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${String(i.path[0] ?? "environment")}: ${i.message}`);
-    throw new ConfigError([...new Set(lines)].join("\n"));
-  }
+  const parsed = envSchema.safeParse(withoutEmptyValues(env));
+  if (!parsed.success) throw new ConfigError(describeEnvIssues(parsed.error));
   const e = parsed.data;
   if (e.DATABASE_URL && !e.BETTER_AUTH_SECRET) {
     throw new ConfigError("BETTER_AUTH_SECRET: required when DATABASE_URL is set");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CATEGORIES, categoryFilter, categoryOf, isCategory } from "../../server/routers/notifications/categories.js";
+import { CATEGORIES, categoryFilter, categoryOf, isCategory } from "../../db/categories.js";
 
 describe("categoryOf: the part of eventType before its first '.'", () => {
   it.each([

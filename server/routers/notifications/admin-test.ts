@@ -5,7 +5,7 @@ import type { Db } from "../../../db/client.js";
 import { notifications, pushSubscriptions, users } from "../../../db/schema/index.js";
 import { notFound, vapidNotConfigured } from "../../errors.js";
 import type { HandlerArgs } from "../types.js";
-import { categoryOf } from "./categories.js";
+import { categoryOf } from "../../../db/categories.js";
 import type { TestNotificationInput } from "./schemas.js";
 import type { PushSubscription } from "./subscriptions.js";
 import { toNotificationView, type NotificationView } from "./view.js";

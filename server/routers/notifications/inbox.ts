@@ -5,7 +5,7 @@ import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { notifications } from "../../../db/schema/index.js";
 import { forbidden, notFound } from "../../errors.js";
 import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
-import { categoryFilter } from "./categories.js";
+import { categoryFilter } from "../../../db/categories.js";
 import { firstValue, hasMore, pageWindow } from "./pagination.js";
 import type { ListInput, MarkAllReadInput, RemoveManyInput } from "./schemas.js";
 import { containsPattern } from "./search.js";

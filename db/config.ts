@@ -1,0 +1,29 @@
+// Where the database is, read from the environment: the part of the configuration that the database
+// scripts (migrate, seed) need as much as the server does (server/config.ts builds on it).
+import { z } from "zod";
+
+export const databaseEnvShape = {
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+};
+
+export type DatabaseSettings = { databaseUrl: string | undefined; pgliteDir: string };
+
+/** Empty values mean "unset", as they do in most .env files. */
+export const withoutEmptyValues = (env: NodeJS.ProcessEnv) =>
+  Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+
+/** One line per bad variable: `NAME: why`. */
+export const describeEnvIssues = (error: z.ZodError) =>
+  [...new Set(error.issues.map((i) => `${String(i.path[0] ?? "environment")}: ${i.message}`))].join("\n");
+
+/** The database settings; throws an Error whose message is one line per bad variable. */
+export function databaseSettings(env: NodeJS.ProcessEnv = process.env): DatabaseSettings {
+  const parsed = z.object(databaseEnvShape).safeParse(withoutEmptyValues(env));
+  if (!parsed.success) throw new Error(describeEnvIssues(parsed.error));
+  return { databaseUrl: parsed.data.DATABASE_URL, pgliteDir: parsed.data.PGLITE_DIR };
+}
+
+/** How a script names the database it works on. */
+export const describeDatabase = (settings: DatabaseSettings) =>
+  settings.databaseUrl ? "PostgreSQL" : `PGlite in ${settings.pgliteDir}`;
