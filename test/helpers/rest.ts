@@ -1,7 +1,9 @@
 // REST requests through app.inject, and the contract's envelope: `{ success: true, data }` for a success,
 // `{ success: false, error: { code, message, details? } }` for an error, and never a 5xx.
+import type { inferRouterOutputs } from "@trpc/server";
 import type { LightMyRequestResponse } from "fastify";
 import { expect } from "vitest";
+import type { AppRouter } from "../../server/routers/index.js";
 import type { TestApp, TestUser } from "./app.js";
 
 export type Json = Record<string, unknown>;
@@ -11,6 +13,24 @@ export type ErrorDetail = { field: string; message: string };
 export type ApiError = { code: string; message: string; details?: ErrorDetail[] };
 /** Either envelope, as it arrives: `data` on a success, `error` on an error. */
 export type Envelope<T = unknown> = { success: boolean; data?: T; error?: ApiError };
+
+/** A value as it crosses HTTP as JSON: dates become ISO strings. */
+export type Wire<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? Wire<U>[]
+    : T extends object
+      ? { [K in keyof T]: Wire<T[K]> }
+      : T;
+type Outputs = inferRouterOutputs<AppRouter>;
+/** Every procedure of the router, as `router.procedure`. */
+export type ProcedurePath = { [R in keyof Outputs & string]: `${R}.${keyof Outputs[R] & string}` }[keyof Outputs & string];
+/** What a procedure answers over HTTP: the REST envelope's `data`, or the JSON of a tRPC result. */
+export type WireOutput<P extends ProcedurePath> = P extends `${infer R extends keyof Outputs & string}.${infer Q}`
+  ? Q extends keyof Outputs[R]
+    ? Wire<Outputs[R][Q]>
+    : never
+  : never;
 
 export type RestRequest = {
   method: "GET" | "POST" | "PATCH" | "DELETE";
