@@ -23,7 +23,7 @@ import {
   type Segment,
 } from "./bad-input-arbitraries.js";
 import { N, R, routeModels, type Pools, type RouteModel } from "./bad-input-models.js";
-import { insertCohort, PUSH_KEYS, registerPros } from "./fixtures.js";
+import { insertCohort, PUSH_KEYS, registerPros, signUpPersonas } from "./fixtures.js";
 import type { ApiError, WireOutput } from "./rest.js";
 import { snapshotTables } from "./snapshot.js";
 
@@ -56,8 +56,7 @@ export function useBadInput() {
   const pools: Pools = { cohortIds: [], proIds: [], ownNotificationIds: [], othersNotificationIds: [] };
 
   beforeAll(async () => {
-    admin = await t().signUp({ admin: true });
-    user = await t().signUp();
+    ({ admin, user } = await signUpPersonas(t()));
     const db = t().db.db;
     const cohorts = [
       await insertCohort(db, { cohortNumber: 101, proIds: ["pool-pro-1", "pool-pro-2"], passingCheck: true }),

@@ -13,7 +13,7 @@ import { restRoutes, type RestRoute } from "../../server/rest/routes.js";
 import { appRouter } from "../../server/routers/index.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
 import { PERSONAS, procedureRows, restRows, type Access, type Persona, type ProcedureRow } from "../helpers/authz-rows.js";
-import { signUpPersonas, type Personas } from "../helpers/fixtures.js";
+import { freshId, signUpPersonas, type Personas } from "../helpers/fixtures.js";
 import type { Json } from "../helpers/rest.js";
 import { snapshotTables } from "../helpers/snapshot.js";
 
@@ -51,7 +51,7 @@ describe("authorization matrix", () => {
     expiredAdmin = await t().signUp({ admin: true });
     const [session] = await t().db.db.select().from(sessions).where(eq(sessions.userId, expiredAdmin.id));
     expiredSession = { ...session!, expiresAt: new Date(Date.now() - 60_000) };
-    quietUserId = `quiet-${randomBytes(6).toString("hex")}`;
+    quietUserId = freshId("quiet");
     await t().db.db.insert(users).values({ id: quietUserId, name: "Quiet", email: `${quietUserId}@test.local` });
   });
 
