@@ -144,7 +144,7 @@ describe("notifications over REST", () => {
     }
   });
 
-  it("PATCH /read-all?category= answers {updated}", async () => {
+  it("PATCH /read-all?category= marks a valid category read, everything for an invalid or missing one, and answers {updated}", async () => {
     const user = await t().signUp();
     await createFor(user, [
       { type: "payment.failed", title: "a" },
@@ -184,7 +184,7 @@ describe("notifications over REST", () => {
     }
   });
 
-  it("GET/POST/DELETE /subscriptions, with the user-agent header stored", async () => {
+  it("POST, GET and DELETE /subscriptions subscribe with the user-agent stored, list, refuse missing keys or endpoint, and unsubscribe", async () => {
     const user = await t().signUp();
     const { p256dh, auth } = makeSubscriber();
     const endpoint = `https://push.example.test/${randomUUID()}`;

@@ -183,7 +183,7 @@ describe("restriction cohort routes over REST", () => {
       expect(error.details).toBeUndefined();
     });
 
-    it("works with an empty JSON body, with {} and with no body at all", async () => {
+    it("activates with an empty JSON body, with {} and with no body at all", async () => {
       const user = await admin();
       const requests: Request[] = [
         { ...activate(""), payload: "", headers: { "content-type": "application/json" } },

@@ -14,7 +14,7 @@ import {
   type RestrictionApi as Api,
 } from "../helpers/fixtures.js";
 
-describe("restriction pros (createCaller)", () => {
+describe("restriction per-pro flags and who may call (createCaller)", () => {
   const t = useTestApp();
   const adminApi = () => adminRestrictionApi(t());
 

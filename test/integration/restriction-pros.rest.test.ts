@@ -8,7 +8,7 @@ import { newProIds, PASSING_GATES } from "../helpers/fixtures.js";
 import { type Json, type RestRequest as Request } from "../helpers/rest.js";
 import { expectCohort, expectStatus, RESTRICTION as BASE, restrictionRest } from "../helpers/restriction-rest.js";
 
-describe("restriction pro routes over REST", () => {
+describe("restriction per-pro routes, routing and who may call, over REST", () => {
   const t = useTestApp();
   const { send, ok, fails, admin, createCohort, checkGates, activate, rollback, getPro, registerPros } = restrictionRest(t);
 
