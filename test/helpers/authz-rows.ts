@@ -79,6 +79,26 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
     },
   });
 
+  /**
+   * list and listSubscriptions: the subject's record (made by `recordOf`) is listed for the subject and never
+   * for `other`, whose list shows only its own.
+   */
+  const listsOwnOnly = <Data>(recordOf: (owner: TestUser) => Promise<string>, idsOf: (data: Data) => string[], input?: Json): ProcedureRow<Data> => ({
+    access: "user",
+    prepare: async ({ as, subject }) => {
+      const id = await recordOf(subject);
+      return {
+        ...(input ? { input } : {}),
+        after: (data) => {
+          const ids = idsOf(data);
+          // Someone else's record never shows; the caller's own does.
+          if (as === "other") expect(ids).not.toContain(id);
+          else expect(ids).toContain(id);
+        },
+      };
+    },
+  });
+
   const none = async () => ({});
 
   return {
@@ -104,21 +124,7 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
     "restriction.activatePro": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
     "restriction.rollbackPro": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
 
-    "notifications.list": {
-      access: "user",
-      prepare: async ({ as, subject }) => {
-        const id = await notificationOf(subject);
-        return {
-          input: {},
-          after: (data) => {
-            const ids = data.notifications.map((n) => n.id);
-            // Someone else's notification never shows; the caller's own does.
-            if (as === "other") expect(ids).not.toContain(id);
-            else expect(ids).toContain(id);
-          },
-        };
-      },
-    },
+    "notifications.list": listsOwnOnly(notificationOf, (data) => data.notifications.map((n) => n.id), {}),
     "notifications.unreadCount": {
       access: "user",
       prepare: async ({ as, subject }) => {
@@ -161,19 +167,10 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
         };
       },
     },
-    "notifications.listSubscriptions": {
-      access: "user",
-      prepare: async ({ as, subject }) => {
-        const { id } = await subscriptionOf(subject);
-        return {
-          after: (data) => {
-            const ids = data.subscriptions.map((s) => s.id);
-            if (as === "other") expect(ids).not.toContain(id);
-            else expect(ids).toContain(id);
-          },
-        };
-      },
-    },
+    "notifications.listSubscriptions": listsOwnOnly(
+      async (owner) => (await subscriptionOf(owner)).id,
+      (data) => data.subscriptions.map((s) => s.id),
+    ),
     "notifications.subscribe": {
       access: "user",
       prepare: async ({ as }) => ({

@@ -14,6 +14,15 @@ export const PASSING_GATES = { responseRate: 0.6, comparisonsDone: 50, legalSign
 export const FAILING_GATES = { responseRate: 0.5 } as const;
 /** What a check of FAILING_GATES records as `blockedBy`, and what activation then says after "by unmet gates: ". */
 export const FAILING_GATES_BLOCKED_BY = "response_rate 0.5 < 0.6; comparisons_done 0 < 50; legal_signoff missing";
+/** What a gate check with no inputs at all records: absent inputs as null and false, every gate but the live log failed. */
+export const EMPTY_CHECK_RECORD = {
+  responseRate: null,
+  comparisonsDone: null,
+  logLive: true,
+  legalSignoff: false,
+  allGatesMet: false,
+  blockedBy: "response_rate 0 < 0.6; comparisons_done 0 < 50; legal_signoff missing",
+} as const;
 /** The contract's message for activating a cohort that has no gate check. */
 export const NO_CHECK = "Activation blocked: no gate check has been run for this cohort. Run check-gates first.";
 
