@@ -1,8 +1,9 @@
 // Registers the REST route table: each route builds its procedure's input from the request, calls the
 // procedure through a tRPC caller, and wraps the answer in the contract's envelope.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { appRouter, createCaller } from "../routers/index.js";
-import { toRestError, validationError } from "../errors.js";
+import { validationError } from "../errors.js";
+import { sendError } from "./errors.js";
 import type { RestRoute } from "./routes.js";
 import type { Context } from "../context.js";
 
@@ -43,12 +44,6 @@ export function procedureAt(path: string): ProcedureDef {
 function resolveProcedure(caller: unknown, path: string): Callable {
   const fn = path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
   return fn as Callable;
-}
-
-export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
-  const { status, body } = toRestError(err);
-  if (status >= 500) reply.log.error({ err }, "request failed");
-  return reply.status(status).send(body);
 }
 
 export function registerRestRoutes(

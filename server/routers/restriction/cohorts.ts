@@ -2,8 +2,9 @@
 import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "../../../db/client.js";
+import { sqlState } from "../../../db/errors.js";
 import { communicationLogs, gateChecks, restrictionCohorts } from "../../../db/schema/index.js";
-import { AppError, notFound, sqlState, validationError } from "../../errors.js";
+import { AppError, notFound, validationError } from "../../errors.js";
 import { isUuid, type HandlerArgs } from "../types.js";
 import { activationBlocker, evaluateGates } from "./gates.js";
 import { upsertRestriction } from "./pros.js";
