@@ -1,7 +1,9 @@
 // Registers the REST route table: each route builds its procedure's input from the request, calls the
-// procedure through a tRPC caller, and wraps the answer in the contract's envelope.
+// procedure by its path with that raw input (as tRPC's own HTTP adapter does, so the procedure's middleware
+// and input parser run exactly as over /trpc), and wraps the answer in the contract's envelope.
+import { callTRPCProcedure } from "@trpc/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { appRouter, createCaller } from "../routers/index.js";
+import { appRouter } from "../routers/index.js";
 import { validationError } from "../errors.js";
 import { sendError } from "./errors.js";
 import type { RestRoute } from "./routes.js";
@@ -30,37 +32,27 @@ function procedureInput(route: RestRoute, request: FastifyRequest): unknown {
   return { ...fields, ...params };
 }
 
-type Callable = (input: unknown) => Promise<unknown>;
-type ProcedureDef = { _def: { type: "query" | "mutation" | "subscription"; inputs: unknown[] } };
-
-/** The procedure a route names, from tRPC's flat map of dotted paths; throws when there is none. */
-export function procedureAt(path: string): ProcedureDef {
-  const procedures = appRouter._def.procedures as unknown as Record<string, ProcedureDef | undefined>;
-  const procedure = procedures[path];
-  if (!procedure) throw new Error(`REST route names unknown procedure ${path}`);
-  return procedure;
-}
-
-function resolveProcedure(caller: unknown, path: string): Callable {
-  const fn = path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
-  return fn as Callable;
-}
-
 export function registerRestRoutes(
   app: FastifyInstance,
-  routes: RestRoute[],
+  routes: readonly RestRoute[],
   createContext: (request: FastifyRequest) => Promise<Context>,
 ): void {
   for (const route of routes) {
-    procedureAt(route.procedure);
     app.route({
       method: route.method,
       url: route.path,
       async handler(request, reply) {
         try {
           const input = procedureInput(route, request);
-          const caller = createCaller(await createContext(request));
-          const data = await resolveProcedure(caller, route.procedure)(input);
+          const data: unknown = await callTRPCProcedure({
+            router: appRouter,
+            path: route.procedure,
+            type: route.method === "GET" ? "query" : "mutation",
+            ctx: await createContext(request),
+            getRawInput: async () => input,
+            signal: undefined,
+            batchIndex: 0,
+          });
           return reply.status(route.status ?? 200).send({ success: true, data });
         } catch (err) {
           return sendError(reply, err);

@@ -1,26 +1,38 @@
 // The REST surface as a table: method, path, the procedure it calls, where its input comes from, and the
-// success status. The adapter registers it; the OpenAPI document is generated from it.
-export type RestRoute = {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+// success status. The adapter registers it; the OpenAPI document is generated from it. Each row is checked
+// against the procedure it names: the path must be one of the router's, a query must be read with GET and
+// a mutation with another method, and a procedure that takes input must say where it comes from.
+import type { IsQuery, ProcedureInput, ProcedurePath } from "../routers/index.js";
+
+type Method = "GET" | "POST" | "PATCH" | "DELETE";
+
+/**
+ * Where the procedure's input comes from: the path parameters (`:id` → `id`) plus the JSON body's fields
+ * ("body") or the query string's ("query"), or the path parameters alone ("path"). Omitted exactly when
+ * the procedure takes no input.
+ */
+type InputSource<P extends ProcedurePath> = [ProcedureInput<P>] extends [void]
+  ? { input?: never }
+  : { input: "body" | "query" | "path" };
+
+type RouteTo<P extends ProcedurePath> = {
+  method: IsQuery<P> extends true ? "GET" : Exclude<Method, "GET">;
   /** Fastify path, mount point included. */
   path: string;
   /** The tRPC procedure, as `router.procedure`. */
-  procedure: string;
-  /**
-   * Where the procedure's input comes from: the path parameters (`:id` → `id`) plus the JSON body's
-   * fields ("body") or the query string's ("query"), or the path parameters alone ("path").
-   * Omitted: the procedure takes no input.
-   */
-  input?: "body" | "query" | "path";
+  procedure: P;
   /** HTTP status of a success; 200 when omitted. */
   status?: 200 | 201;
   summary: string;
-};
+} & InputSource<P>;
+
+/** A row of the table: one variant per procedure, so each row is checked against the procedure it names. */
+export type RestRoute = { [P in ProcedurePath]: RouteTo<P> }[ProcedurePath];
 
 const RESTRICTION = "/api/admin/restriction";
 
 // Cohort paths come first: they take precedence over /:proId (Fastify prefers static segments anyway).
-export const restrictionRoutes: RestRoute[] = [
+export const restrictionRoutes = [
   {
     method: "POST",
     path: `${RESTRICTION}/cohorts`,
@@ -84,13 +96,13 @@ export const restrictionRoutes: RestRoute[] = [
     input: "path",
     summary: "Switch one pro's restriction off",
   },
-];
+] satisfies RestRoute[];
 
 const NOTIFICATIONS = "/api/notifications";
 
 // Static paths (/unread-count, /read-all, /bulk, /subscriptions, /test/*, /vapid-public-key) win over
 // /:id: Fastify prefers static segments whatever the order here.
-export const notificationRoutes: RestRoute[] = [
+export const notificationRoutes = [
   {
     method: "GET",
     path: NOTIFICATIONS,
@@ -184,6 +196,6 @@ export const notificationRoutes: RestRoute[] = [
     input: "path",
     summary: "Soft-delete one of the caller's notifications",
   },
-];
+] satisfies RestRoute[];
 
-export const restRoutes: RestRoute[] = [...restrictionRoutes, ...notificationRoutes];
+export const restRoutes: readonly RestRoute[] = [...restrictionRoutes, ...notificationRoutes];
