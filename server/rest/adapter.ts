@@ -3,11 +3,12 @@
 // and input parser run exactly as over /trpc), and wraps the answer in the contract's envelope.
 import { callTRPCProcedure } from "@trpc/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { appRouter } from "../routers/index.js";
-import { validationError } from "../errors.js";
-import { sendError } from "./errors.js";
-import type { RestRoute } from "./routes.js";
 import type { Context } from "../context.js";
+import { validationError } from "../errors.js";
+import { appRouter, inputSchemaOf } from "../routers/index.js";
+import { sendError } from "./errors.js";
+import { readQuery, type QueryInput } from "./query.js";
+import type { RestRoute } from "./routes.js";
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -23,13 +24,24 @@ function bodyObject(request: FastifyRequest): Record<string, unknown> {
   return body;
 }
 
-/** The procedure's input as the route table says; path parameters win over body or query fields. */
-function procedureInput(route: RestRoute, request: FastifyRequest): unknown {
-  if (!route.input) return undefined;
+/**
+ * The procedure's input as the route table says, and the later values of repeated query keys; path
+ * parameters win over body or query fields.
+ */
+function procedureInput(route: RestRoute, request: FastifyRequest): { input: unknown; repeats: QueryInput["repeats"] } {
   const params = request.params as Record<string, string>;
-  if (route.input === "path") return { ...params };
-  const fields = route.input === "body" ? bodyObject(request) : (request.query as Record<string, unknown>);
-  return { ...fields, ...params };
+  switch (route.input) {
+    case undefined:
+      return { input: undefined, repeats: [] };
+    case "path":
+      return { input: { ...params }, repeats: [] };
+    case "body":
+      return { input: { ...bodyObject(request), ...params }, repeats: [] };
+    case "query": {
+      const { input, repeats } = readQuery(route.query, request.query as Record<string, unknown>);
+      return { input: { ...input, ...params }, repeats };
+    }
+  }
 }
 
 export function registerRestRoutes(
@@ -43,13 +55,18 @@ export function registerRestRoutes(
       url: route.path,
       async handler(request, reply) {
         try {
-          const input = procedureInput(route, request);
+          const { input, repeats } = procedureInput(route, request);
           const data: unknown = await callTRPCProcedure({
             router: appRouter,
             path: route.procedure,
             type: route.method === "GET" ? "query" : "mutation",
             ctx: await createContext(request),
-            getRawInput: async () => input,
+            // Read where the procedure parses its input, after its access checks: a later value of a repeated
+            // query key is refused as the first one would be, though only the first one counts.
+            getRawInput: async () => {
+              for (const repeat of repeats) inputSchemaOf(route.procedure)?.parse(repeat);
+              return input;
+            },
             signal: undefined,
             batchIndex: 0,
           });

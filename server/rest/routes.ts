@@ -1,19 +1,33 @@
 // The REST surface as a table: method, path, the procedure it calls, where its input comes from, and the
 // success status. The adapter registers it; the OpenAPI document is generated from it. Each row is checked
 // against the procedure it names: the path must be one of the router's, a query must be read with GET and
-// a mutation with another method, and a procedure that takes input must say where it comes from.
+// a mutation with another method, a procedure that takes input must say where it comes from, and a query
+// string must say how to read every field of the procedure's input.
 import type { IsQuery, ProcedureInput, ProcedurePath } from "../routers/index.js";
+import type { QueryField } from "./query.js";
 
 type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
+/** The query field that reads a value of type T: "number" for a number, "text" for a string. */
+type QueryFieldFor<T> = [Exclude<T, undefined>] extends [number]
+  ? "number"
+  : [Exclude<T, undefined>] extends [string]
+    ? "text"
+    : never;
+
+/** How to read each field of an input from the query string: every field, each by its type. */
+type QueryFields<I> = { [K in keyof I & string]-?: QueryFieldFor<I[K]> };
+
 /**
  * Where the procedure's input comes from: the path parameters (`:id` → `id`) plus the JSON body's fields
- * ("body") or the query string's ("query"), or the path parameters alone ("path"). Omitted exactly when
- * the procedure takes no input.
+ * ("body") or the query string's ("query", read as `query` says), or the path parameters alone ("path").
+ * Omitted exactly when the procedure takes no input.
  */
 type InputSource<P extends ProcedurePath> = [ProcedureInput<P>] extends [void]
-  ? { input?: never }
-  : { input: "body" | "query" | "path" };
+  ? { input?: never; query?: never }
+  :
+      | { input: "body" | "path"; query?: never }
+      | { input: "query"; query: QueryFields<Exclude<ProcedureInput<P>, void | undefined>> };
 
 type RouteTo<P extends ProcedurePath> = {
   method: IsQuery<P> extends true ? "GET" : Exclude<Method, "GET">;
@@ -108,6 +122,7 @@ export const notificationRoutes = [
     path: NOTIFICATIONS,
     procedure: "notifications.list",
     input: "query",
+    query: { category: "text", search: "text", page: "number", limit: "number" },
     summary: "List the caller's notifications, newest first (category, search, page, limit)",
   },
   {
@@ -121,6 +136,7 @@ export const notificationRoutes = [
     path: `${NOTIFICATIONS}/read-all`,
     procedure: "notifications.markAllRead",
     input: "query",
+    query: { category: "text" },
     summary: "Mark all the caller's notifications read, optionally of one category",
   },
   {
