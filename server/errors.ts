@@ -43,6 +43,13 @@ export class VapidNotConfiguredError extends AppError {
   }
 }
 
+/** Over a rate limit: 429, and an answer that says when to try again. */
+export class TooManyRequestsError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super("TOO_MANY_REQUESTS", "Too many requests; try again later");
+  }
+}
+
 export const notFound = (resource: "Cohort" | "Pro" | "Notification" | "User", id: string) =>
   new AppError("NOT_FOUND", `${resource} ${id} not found`);
 

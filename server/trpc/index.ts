@@ -3,6 +3,7 @@ import { t } from "./init.js";
 import { adminOnly } from "./middleware/admin.js";
 import { authed } from "./middleware/authed.js";
 import { normalizeErrors } from "./middleware/normalize-errors.js";
+import { rateLimited } from "./middleware/rate-limit.js";
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -13,3 +14,5 @@ export const publicProcedure = t.procedure.use(normalizeErrors);
 export const authedProcedure = publicProcedure.use(authed);
 /** A signed-in platform admin. */
 export const adminProcedure = authedProcedure.use(adminOnly);
+
+export { rateLimited };

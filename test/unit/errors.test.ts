@@ -5,7 +5,7 @@ import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toAppError } from "../../server/error-mapper.js";
-import { AppError, VapidNotConfiguredError, type ErrorKind } from "../../server/errors.js";
+import { AppError, TooManyRequestsError, VapidNotConfiguredError, type ErrorKind } from "../../server/errors.js";
 import { toRestError } from "../../server/rest/errors.js";
 import { ProcedureError } from "../../server/trpc/errors.js";
 
@@ -188,7 +188,11 @@ describe("the doors", () => {
 
   it.each(kinds)("%s: REST %d with the envelope, tRPC %s", (kind, status, code) => {
     const error = new AppError(kind, `a ${kind}`);
-    expect(toRestError(error)).toEqual({ status, body: { success: false, error: { code: kind, message: `a ${kind}` } } });
+    expect(toRestError(error)).toEqual({
+      status,
+      body: { success: false, error: { code: kind, message: `a ${kind}` } },
+      headers: {},
+    });
     const procedureError = new ProcedureError(error);
     expect(procedureError).toMatchObject({ code, message: `a ${kind}`, kind, cause: error });
     // The tRPC door's error maps back to the same AppError.
@@ -206,9 +210,19 @@ describe("the doors", () => {
 
   it("VAPID not configured: REST 500 with the bare body, tRPC INTERNAL_SERVER_ERROR with its message", () => {
     const error = new VapidNotConfiguredError();
-    expect(toRestError(error)).toEqual({ status: 500, body: { error: "VAPID not configured" } });
-    expect(toRestError(new ProcedureError(error))).toEqual({ status: 500, body: { error: "VAPID not configured" } });
+    expect(toRestError(error)).toEqual({ status: 500, body: { error: "VAPID not configured" }, headers: {} });
+    expect(toRestError(new ProcedureError(error))).toEqual({ status: 500, body: { error: "VAPID not configured" }, headers: {} });
     expect(new ProcedureError(error)).toMatchObject({ code: "INTERNAL_SERVER_ERROR", message: "VAPID not configured" });
+  });
+
+  it("over a rate limit: 429 TOO_MANY_REQUESTS with Retry-After on REST, TOO_MANY_REQUESTS on tRPC", () => {
+    const error = new TooManyRequestsError(42);
+    expect(toRestError(new ProcedureError(error))).toEqual({
+      status: 429,
+      body: { success: false, error: { code: "TOO_MANY_REQUESTS", message: "Too many requests; try again later" } },
+      headers: { "retry-after": "42" },
+    });
+    expect(new ProcedureError(error).code).toBe("TOO_MANY_REQUESTS");
   });
 
   it("REST never shows a driver's text", () => {

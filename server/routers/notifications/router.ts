@@ -1,5 +1,5 @@
 // Notifications: wiring only. Every procedure needs a signed-in caller; the test* ones a platform admin.
-import { adminProcedure, authedProcedure, router } from "../../trpc/index.js";
+import { adminProcedure, authedProcedure, rateLimited, router } from "../../trpc/index.js";
 import { createTestNotification, listAllSubscriptions, sendTestPush } from "./admin-test.js";
 import {
   listNotifications,
@@ -49,7 +49,8 @@ export const notificationsRouter = router({
   vapidPublicKey: authedProcedure.query(({ ctx }) => ({ publicKey: ctx.push.vapid?.publicKey ?? null })),
 
   testInApp: adminProcedure.input(input.testInApp).mutation(createTestNotification),
-  testPush: adminProcedure.input(input.testPush).mutation(sendTestPush),
+  // Each one fans out to every subscription of a user.
+  testPush: adminProcedure.use(rateLimited("testPush")).input(input.testPush).mutation(sendTestPush),
   testListSubscriptions: adminProcedure.query(listAllSubscriptions),
   testClearSubscriptions: adminProcedure.mutation(deactivateOwnSubscriptions),
 });
