@@ -1,5 +1,6 @@
 // The tRPC door's side of the domain errors: normalizeErrors turns every failure of a procedure into a
-// ProcedureError, once; the error formatter (init.ts) reads the AppError back through toAppError.
+// ProcedureError, once; the error formatter (init.ts) reads the AppError back through toAppError, which
+// also reads tRPC's own errors by their code (kindOfTRPCCode).
 import { TRPCError } from "@trpc/server";
 import type { AppError, ErrorKind, FieldIssue } from "../errors.js";
 
@@ -14,6 +15,16 @@ const TRPC_CODE = {
   INTERNAL_ERROR: "INTERNAL_SERVER_ERROR",
   SERVICE_UNAVAILABLE: "SERVICE_UNAVAILABLE",
 } as const satisfies Record<ErrorKind, TRPCError["code"]>;
+
+/**
+ * The kind one of tRPC's own errors (a malformed /trpc request, an unknown procedure) stands for, where its
+ * message may be shown; undefined for INTERNAL_SERVER_ERROR and the codes no kind has (a generic 500).
+ */
+export function kindOfTRPCCode(code: TRPCError["code"]): ErrorKind | undefined {
+  if (code === "PARSE_ERROR") return "VALIDATION_ERROR";
+  const kind = (Object.keys(TRPC_CODE) as ErrorKind[]).find((k) => TRPC_CODE[k] === code);
+  return kind === "INTERNAL_ERROR" ? undefined : kind;
+}
 
 /**
  * What a procedure fails with: the tRPC code and message of the AppError it carries as its cause, and that

@@ -2,7 +2,7 @@
 // calls come through, and answers 429 with Retry-After on both doors.
 import webpush from "web-push";
 import { describe, expect, it } from "vitest";
-import { TEST_ORIGIN, useTestApp } from "../helpers/app.js";
+import { useTestApp } from "../helpers/app.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.com" };
 
@@ -12,13 +12,8 @@ describe("test-push rate limit", () => {
 
   it("counts per user across sessions, and a refused tRPC call says when to retry", async () => {
     const admin = await t().signUp({ admin: true });
-    const signIn = await t().app.inject({
-      method: "POST",
-      url: "/api/auth/sign-in/email",
-      headers: { origin: TEST_ORIGIN, ...json },
-      payload: { email: admin.email, password: "correct-horse-battery" },
-    });
-    const secondSession = { authorization: `Bearer ${signIn.json().token as string}` };
+    const { token } = await t().auth.api.signInEmail({ body: { email: admin.email, password: "correct-horse-battery" } });
+    const secondSession = { authorization: `Bearer ${token}` };
     const body = { type: "system.test", title: "Ping", targetUserId: admin.id };
     const trpc = (headers: Record<string, string>) =>
       t().app.inject({ method: "POST", url: "/trpc/notifications.testPush", headers: { ...headers, ...json }, payload: { json: body } });
