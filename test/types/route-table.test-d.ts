@@ -6,10 +6,12 @@ import type { notificationInputs } from "../../server/routers/notifications/rout
 import type { ProcedureInput, ProcedurePath } from "../../server/routers/index.js";
 import type { restrictionInputs } from "../../server/routers/restriction/router.js";
 
-// A row that names a procedure of the router, with its method and input source.
+// Rows that name procedures of the router, with their methods and input sources.
 [
   { method: "GET", path: "/cohorts", procedure: "restriction.listCohorts", summary: "List" },
   { method: "POST", path: "/cohorts", procedure: "restriction.createCohort", input: "body", summary: "Create" },
+  { method: "GET", path: "/pros/:proId", procedure: "restriction.getPro", input: "path", summary: "Read" },
+  { method: "PATCH", path: "/read-all", procedure: "notifications.markAllRead", input: "query", query: { category: "text" }, summary: "Mark" },
 ] satisfies RestRoute[];
 
 // @ts-expect-error: the router has no procedure restriction.nope
@@ -26,6 +28,15 @@ import type { restrictionInputs } from "../../server/routers/restriction/router.
 
 // @ts-expect-error: listCohorts takes no input
 [{ method: "GET", path: "/cohorts", procedure: "restriction.listCohorts", input: "query", summary: "List" }] satisfies RestRoute[];
+
+// @ts-expect-error: getPro takes proId, so a path-only input needs :proId in the path
+[{ method: "GET", path: "/pros/:id", procedure: "restriction.getPro", input: "path", summary: "Read" }] satisfies RestRoute[];
+
+// @ts-expect-error: the query string must say how to read every field of markAllRead's input
+[{ method: "PATCH", path: "/read-all", procedure: "notifications.markAllRead", input: "query", query: {}, summary: "Mark" }] satisfies RestRoute[];
+
+// @ts-expect-error: list's page is a number, not text
+[{ method: "GET", path: "/", procedure: "notifications.list", input: "query", query: { category: "text", search: "text", page: "text", limit: "number" }, summary: "List" }] satisfies RestRoute[];
 
 // The paths are the router's, derived from its type.
 expectTypeOf<"restriction.createCohort">().toExtend<ProcedurePath>();
