@@ -3,7 +3,6 @@ import { t } from "./init.js";
 import { adminOnly } from "./middleware/admin.js";
 import { authed } from "./middleware/authed.js";
 import { normalizeErrors } from "./middleware/normalize-errors.js";
-import { rateLimited } from "./middleware/rate-limit.js";
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -15,4 +14,5 @@ export const authedProcedure = publicProcedure.use(authed);
 /** A signed-in platform admin. */
 export const adminProcedure = authedProcedure.use(adminOnly);
 
-export { rateLimited };
+/** Per-procedure limits, added with `.use(rateLimited("testPush"))`. */
+export { rateLimited } from "./middleware/rate-limit.js";
