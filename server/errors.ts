@@ -23,6 +23,8 @@ export class AppError extends TRPCError {
   readonly details: FieldIssue[] | undefined;
   /** REST answers `{"error": message}` instead of the envelope (the one exception, docs/api.md#errors). */
   bare = false;
+  /** The HTTP status when it is not the kind's own (a reused Idempotency-Key is a 422 VALIDATION_ERROR). */
+  httpStatus: number | undefined;
 
   constructor(kind: ErrorKind, message: string, details?: FieldIssue[], cause?: unknown) {
     super({ code: kinds[kind].trpc, message, cause });
@@ -32,7 +34,7 @@ export class AppError extends TRPCError {
   }
 
   get status(): number {
-    return kinds[this.kind].status;
+    return this.httpStatus ?? kinds[this.kind].status;
   }
 }
 
