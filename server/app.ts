@@ -14,6 +14,7 @@ import { mountAuth, type Auth } from "./auth.js";
 import type { Config } from "./config.js";
 import { contextFactory } from "./context.js";
 import { AppError, toAppError } from "./errors.js";
+import { registerIdempotency } from "./idempotency.js";
 import type { PushService } from "./push/sender.js";
 import { sendError, registerRestRoutes } from "./rest/adapter.js";
 import { buildOpenApiDocument } from "./rest/openapi.js";
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps) {
   // Security headers on every answer; the API reference page only loads its own scripts and styles.
   await app.register(helmet);
   await registerRateLimits(app, limits);
+  registerIdempotency(app, { db: deps.db, auth: deps.auth });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`)),
   );
