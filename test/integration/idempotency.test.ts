@@ -8,7 +8,7 @@ import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idempotencyKeys, notifications, restrictionCohorts } from "../../db/schema/index.js";
 import { useTestApp, uniqueCohortNumber, type TestApp, type TestUser } from "../helpers/app.js";
-import { makeSubscriber, startPushService, type LocalPushService } from "../helpers/push-service.js";
+import { makeSubscriber, startPushService, type LocalPushService } from "../../tools/local-push-service.js";
 
 const COHORTS = "/api/admin/restriction/cohorts";
 const INBOX = "/api/notifications";
