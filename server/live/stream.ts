@@ -40,8 +40,8 @@ export async function createLiveUnreadCounts(
   return hub;
 }
 
-/** Ends `close` when the session expires (timers cannot wait longer than ~24.8 days, so it re-arms). */
-function onExpiry(expiresAt: Date, close: () => void): () => void {
+/** Calls `close` when the session expires (timers cannot wait longer than ~24.8 days, so it re-arms). */
+export function onSessionExpiry(expiresAt: Date, close: () => void): () => void {
   let timer: NodeJS.Timeout;
   const arm = () => {
     const left = expiresAt.getTime() - Date.now();
@@ -102,7 +102,7 @@ export function registerUnreadCountStream(
     raw.write(`retry: 2000\n${unreadCountEvent(heldCount ?? first)}`);
     open = true;
     heartbeat = setInterval(() => raw.write(": keep-alive\n\n"), HEARTBEAT_MS);
-    cancelExpiry = onExpiry(session.expiresAt, end);
+    cancelExpiry = onSessionExpiry(session.expiresAt, end);
     request.raw.once("close", end);
   });
 }

@@ -27,8 +27,11 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     const decoder = new TextDecoder();
     let buffer = "";
     try {
-      for await (const chunk of res.body) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      const reader = res.body.getReader();
+      for (;;) {
+        const { value, done: finished } = await reader.read();
+        if (finished) break;
+        buffer += decoder.decode(value, { stream: true });
         let cut: number;
         while ((cut = buffer.indexOf("\n\n")) >= 0) {
           const block = buffer.slice(0, cut);

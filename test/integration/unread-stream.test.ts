@@ -31,10 +31,30 @@ async function createFor(admin: TestUser, target: TestUser, title = "Hello") {
 }
 
 describe("GET /api/notifications/stream", () => {
-  it("answers 401 with the envelope without a session", async () => {
-    const res = await fetch(`${base}/api/notifications/stream`);
-    expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ success: false, error: { code: "UNAUTHORIZED" } });
+  it("answers 401 with the envelope without a session or with a forged one", async () => {
+    const attempts: Record<string, string>[] = [{}, { authorization: "Bearer forged-token" }, { cookie: "better-auth.session_token=forged" }];
+    for (const headers of attempts) {
+      const res = await fetch(`${base}/api/notifications/stream`, { headers });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ success: false, error: { code: "UNAUTHORIZED" } });
+    }
+  });
+
+  it("carries the same counts to the tRPC subscription notifications.onUnreadCount", async () => {
+    const admin = await t().signUp({ admin: true });
+    const user = await t().signUp();
+    const s = await openSse(`${base}/trpc/notifications.onUnreadCount`, user.headers);
+    streams.push(s);
+    const counts = async () => {
+      for (;;) {
+        const event = await s.next(1_000);
+        const data = JSON.parse(event.data) as { json?: { count?: number } };
+        if (typeof data.json?.count === "number") return data.json.count;
+      }
+    };
+    expect(await counts()).toBe(0);
+    await createFor(admin, user);
+    expect(await counts()).toBe(1);
   });
 
   it("sends the count on connect and after every kind of change, within a second", async () => {
