@@ -111,7 +111,7 @@ describe("subscription and admin test procedures (createCaller)", () => {
         targetUserId: target.id,
       });
       expect(withUrl.notification).toMatchObject({ category: "system", body: "Your week", data: { url: "https://app.example.test/digest" } });
-      expect(await storedData(withUrl.notification.id)).toBe(JSON.stringify({ url: "https://app.example.test/digest" }));
+      expect(await storedData(withUrl.notification.id)).toEqual({ url: "https://app.example.test/digest" });
       expect((await api(target).list()).notifications.map((n) => n.title)).toEqual(["Digest", "Paid"]);
     });
 

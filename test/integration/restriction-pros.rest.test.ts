@@ -101,10 +101,13 @@ describe("restriction per-pro routes, routing and who may call, over REST", () =
         [`POST ${BASE}/cohorts`]: { method: "POST", url: `${BASE}/cohorts`, payload: { cohortNumber: uniqueCohortNumber(), proIds: ["z"] }, status: 201 },
         [`GET ${BASE}/cohorts`]: { method: "GET", url: `${BASE}/cohorts`, status: 200 },
         [`POST ${BASE}/cohorts/:id/check-gates`]: { method: "POST", url: `${BASE}/cohorts/${id}/check-gates`, payload: PASSING_GATES, status: 201 },
+        [`GET ${BASE}/cohorts/:id/checks`]: { method: "GET", url: `${BASE}/cohorts/${id}/checks`, status: 200 },
+        [`GET ${BASE}/cohorts/:id/preview`]: { method: "GET", url: `${BASE}/cohorts/${id}/preview?action=rollback`, status: 200 },
         [`POST ${BASE}/cohorts/:id/activate`]: { ...activate(id), status: 200 },
         [`POST ${BASE}/cohorts/:id/rollback`]: { ...rollback(id, { reason: "r" }), status: 200 },
         [`GET ${BASE}`]: { method: "GET", url: BASE, status: 200 },
         [`GET ${BASE}/:proId`]: { method: "GET", url: `${BASE}/${proId}`, status: 200 },
+        [`GET ${BASE}/:proId/history`]: { method: "GET", url: `${BASE}/${proId}/history`, status: 200 },
         [`POST ${BASE}/:proId/activate`]: { method: "POST", url: `${BASE}/${proId}/activate`, status: 200 },
         [`POST ${BASE}/:proId/rollback`]: { method: "POST", url: `${BASE}/${proId}/rollback`, status: 200 },
       };
