@@ -12,6 +12,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import type { Db } from "../db/client.js";
 import { mountAuth, type Auth } from "./auth.js";
 import type { Config } from "./config.js";
+import { registerConsole } from "./console.js";
 import { contextFactory } from "./context.js";
 import { AppError, toAppError } from "./errors.js";
 import type { PushService } from "./push/sender.js";
@@ -29,6 +30,8 @@ export type AppDeps = {
   logger?: FastifyServerOptions["logger"];
   /** Overrides the request limits (tests lower them). */
   limits?: Partial<Limits>;
+  /** Where the built operator console is (default console/dist). */
+  consoleDir?: string;
 };
 
 type Window = { max: number; timeWindowMs: number };
@@ -210,5 +213,7 @@ export async function buildApp(deps: AppDeps) {
     specification: { document: openApiDocument as never },
   });
   await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { url: "/openapi.json" } as never });
+
+  await registerConsole(app, deps.consoleDir);
   return app;
 }
