@@ -41,6 +41,8 @@ export async function signIn(email: string, password: string): Promise<void> {
 
 export async function signOut(): Promise<void> {
   await authFetch("sign-out", {});
-  queryClient.clear();
+  // The session query is watched by the frame (it shows the sign-in form); everything else was the
+  // previous user's and goes.
   queryClient.setQueryData(SESSION_KEY, null);
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
 }
