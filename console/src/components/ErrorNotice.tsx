@@ -13,12 +13,16 @@ function describe(error: unknown): { message: string; details: FieldIssue[] } {
   return { message: "Something went wrong", details: [] };
 }
 
-export function ErrorNotice({ error }: { error: unknown }) {
+/** `title` says what failed ("Push not sent"); the message is the service's own. */
+export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
   const { message, details } = describe(error);
   return (
     <div role="alert" className="notice notice-error">
-      <p>{message}</p>
+      <p>
+        {title && <strong>{title}: </strong>}
+        {message}
+      </p>
       {details.length > 0 && (
         <ul>
           {details.map((d) => (

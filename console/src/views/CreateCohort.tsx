@@ -50,7 +50,7 @@ export function CreateCohort({ suggestedNumber }: { suggestedNumber: number }) {
     <section className="card" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>New cohort</h2>
       <form onSubmit={submit} className="stack">
-        <label>
+        <label className="short">
           Cohort number
           <input
             type="number"

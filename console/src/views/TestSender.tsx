@@ -76,8 +76,8 @@ export function TestSender() {
         </div>
       </form>
       <section aria-live="polite" aria-label="Result">
-        {last === "inApp" && <ErrorNotice error={inApp.error} />}
-        {last === "push" && <ErrorNotice error={push.error} />}
+        {last === "inApp" && <ErrorNotice title="In-app notification not created" error={inApp.error} />}
+        {last === "push" && <ErrorNotice title="Push not sent" error={push.error} />}
         {inApp.data && <InAppResult result={inApp.data} />}
         {push.data && <PushResult result={push.data} />}
       </section>
