@@ -14,6 +14,8 @@ import * as schema from "./schema/index.js";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** The database or an open transaction on it: what a statement that may run inside either takes. */
+export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "migrations");
 

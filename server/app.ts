@@ -14,9 +14,12 @@ import { mountAuth, type Auth } from "./auth.js";
 import type { Config } from "./config.js";
 import { registerConsole } from "./console.js";
 import { contextFactory } from "./context.js";
-import { AppError, toAppError } from "./errors.js";
+import { toAppError } from "./error-mapper.js";
+import { AppError, TooManyRequestsError } from "./errors.js";
 import type { PushService } from "./push/sender.js";
-import { sendError, registerRestRoutes } from "./rest/adapter.js";
+import { createRateLimiter, type Window } from "./rate-limit.js";
+import { registerRestRoutes } from "./rest/adapter.js";
+import { errorHeaders, sendError } from "./rest/errors.js";
 import { buildOpenApiDocument } from "./rest/openapi.js";
 import { restRoutes } from "./rest/routes.js";
 import { appRouter, type AppRouter } from "./routers/index.js";
@@ -34,13 +37,12 @@ export type AppDeps = {
   consoleDir?: string;
 };
 
-type Window = { max: number; timeWindowMs: number };
 export type Limits = {
-  /** Password sign-in attempts per client address and account. */
+  /** Password sign-in attempts per client address and account (Fastify door: sign-in is no procedure). */
   signIn: Window;
-  /** Sign-ups per client address. */
+  /** Sign-ups per client address (Fastify door). */
   signUp: Window;
-  /** Admin test pushes per caller: each one fans out to every subscription of a user. */
+  /** Admin test pushes per caller (user id), through either door (the procedure's rateLimited middleware). */
   testPush: Window;
   /** Largest request body, in bytes. */
   bodyBytes: number;
@@ -73,13 +75,11 @@ function fromFastifyError(err: FastifyError): AppError {
 const SIGN_IN_PATH = "/api/auth/sign-in/email";
 const SIGN_UP_PATH = "/api/auth/sign-up/email";
 
-/** Which limited operation a request is, through either door (REST or tRPC), or null. */
-function limitedOperation(method: string, url: string): "signIn" | "signUp" | "testPush" | null {
+/** Which request limited at the Fastify door (sign-in and sign-up are no procedures) this is, or null. */
+function limitedOperation(method: string, url: string): "signIn" | "signUp" | null {
   const path = url.split("?")[0]!;
   if (method === "POST" && path === SIGN_IN_PATH) return "signIn";
   if (method === "POST" && path === SIGN_UP_PATH) return "signUp";
-  if (method === "POST" && path === "/api/notifications/test/push") return "testPush";
-  if (path.startsWith("/trpc/") && path.slice(6).split(",").includes("notifications.testPush")) return "testPush";
   return null;
 }
 
@@ -96,11 +96,6 @@ async function registerRateLimits(app: FastifyInstance, limits: Limits) {
       timeWindow: limits.signUp.timeWindowMs,
       keyGenerator: (req) => req.ip,
     }),
-    testPush: app.createRateLimit({
-      max: limits.testPush.max,
-      timeWindow: limits.testPush.timeWindowMs,
-      keyGenerator: (req) => req.headers.authorization ?? req.headers.cookie ?? req.ip,
-    }),
   };
   // preHandler: the body (the sign-in address) is parsed by then.
   app.addHook("preHandler", async (request, reply) => {
@@ -109,8 +104,7 @@ async function registerRateLimits(app: FastifyInstance, limits: Limits) {
     const verdict = await checkers[operation](request);
     // isAllowed means "on the allow list"; the count decides through isExceeded.
     if (verdict.isAllowed || !verdict.isExceeded) return;
-    reply.header("retry-after", verdict.ttlInSeconds);
-    return sendError(reply, new AppError("TOO_MANY_REQUESTS", "Too many requests; try again later"));
+    return sendError(reply, new TooManyRequestsError(verdict.ttlInSeconds));
   });
 }
 
@@ -191,7 +185,8 @@ export async function buildApp(deps: AppDeps) {
   }
   mountAuth(app, deps.auth);
 
-  const createContext = contextFactory({ db: deps.db, push: deps.push }, deps.auth);
+  const rateLimits = { testPush: createRateLimiter(limits.testPush) };
+  const createContext = contextFactory({ db: deps.db, push: deps.push, rateLimits }, deps.auth);
   await app.register(fastifyTRPCPlugin, {
     prefix: "/trpc",
     trpcOptions: {
@@ -200,6 +195,10 @@ export async function buildApp(deps: AppDeps) {
       onError: ({ error, path }) => {
         if (toAppError(error).status >= 500) app.log.error({ err: error, path }, "tRPC procedure failed");
       },
+      // A call refused by a rate limit says when to try again, as on REST.
+      responseMeta: ({ errors }) => ({
+        headers: errors.reduce<Record<string, string>>((all, e) => ({ ...all, ...errorHeaders(toAppError(e)) }), {}),
+      }),
     } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
   });
 

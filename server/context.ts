@@ -4,11 +4,14 @@ import type { Db } from "../db/client.js";
 import type { Auth } from "./auth.js";
 import { sessionResolver, type SessionInfo, type SessionUser } from "./session.js";
 import type { PushService } from "./push/sender.js";
+import type { ProcedureRateLimits } from "./rate-limit.js";
 
 /** What the process holds for its whole life. */
 export type Services = {
   db: Db;
   push: PushService;
+  /** The per-caller limits procedures apply; none when absent (scripts and tests calling procedures directly). */
+  rateLimits?: ProcedureRateLimits;
 };
 
 export type Context = Services & {

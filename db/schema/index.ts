@@ -1,3 +1,4 @@
 export * from "./auth.js";
 export * from "./restriction.js";
 export * from "./notifications.js";
+export * from "./audit.js";

@@ -39,6 +39,8 @@ export const restrictionCohorts = pgTable(
   (t) => [
     check("restriction_cohorts_number_positive", sql`${t.cohortNumber} > 0`),
     check("restriction_cohorts_status_valid", sql`${t.status} in ('pending', 'active', 'rolled_back')`),
+    // The impact preview finds the other active cohorts that hold any of a cohort's pros.
+    index("restriction_cohorts_active_pros_idx").using("gin", t.proIds).where(sql`${t.status} = 'active'`),
   ],
 );
 

@@ -1,10 +1,14 @@
 // Registers the REST route table: each route builds its procedure's input from the request, calls the
-// procedure through a tRPC caller, and wraps the answer in the envelope (docs/api.md#envelope).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { appRouter, createCaller } from "../routers/index.js";
-import { toRestError, validationError } from "../errors.js";
-import type { RestRoute } from "./routes.js";
+// procedure by its path with that raw input (as tRPC's own HTTP adapter does, so the procedure's middleware
+// and input parser run exactly as over /trpc), and wraps the answer in the envelope (docs/api.md#envelope).
+import { callTRPCProcedure } from "@trpc/server";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Context } from "../context.js";
+import { validationError } from "../errors.js";
+import { appRouter, inputSchemaOf } from "../routers/index.js";
+import { sendError } from "./errors.js";
+import { readQuery, type QueryInput } from "./query.js";
+import type { RestRoute } from "./routes.js";
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -20,52 +24,52 @@ function bodyObject(request: FastifyRequest): Record<string, unknown> {
   return body;
 }
 
-/** The procedure's input as the route table says; path parameters win over body or query fields. */
-function procedureInput(route: RestRoute, request: FastifyRequest): unknown {
-  if (!route.input) return undefined;
+/**
+ * The procedure's input as the route table says, and the later values of repeated query keys; path
+ * parameters win over body or query fields.
+ */
+function procedureInput(route: RestRoute, request: FastifyRequest): { input: unknown; repeats: QueryInput["repeats"] } {
   const params = request.params as Record<string, string>;
-  if (route.input === "path") return { ...params };
-  const fields = route.input === "body" ? bodyObject(request) : (request.query as Record<string, unknown>);
-  return { ...fields, ...params };
-}
-
-type Callable = (input: unknown) => Promise<unknown>;
-type ProcedureDef = { _def: { type: "query" | "mutation" | "subscription"; inputs: unknown[] } };
-
-/** The procedure a route names, from tRPC's flat map of dotted paths; throws when there is none. */
-export function procedureAt(path: string): ProcedureDef {
-  const procedures = appRouter._def.procedures as unknown as Record<string, ProcedureDef | undefined>;
-  const procedure = procedures[path];
-  if (!procedure) throw new Error(`REST route names unknown procedure ${path}`);
-  return procedure;
-}
-
-function resolveProcedure(caller: unknown, path: string): Callable {
-  const fn = path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], caller);
-  return fn as Callable;
-}
-
-export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
-  const { status, body } = toRestError(err);
-  if (status >= 500) reply.log.error({ err }, "request failed");
-  return reply.status(status).send(body);
+  switch (route.input) {
+    case undefined:
+      return { input: undefined, repeats: [] };
+    case "path":
+      return { input: { ...params }, repeats: [] };
+    case "body":
+      return { input: { ...bodyObject(request), ...params }, repeats: [] };
+    case "query": {
+      const { input, repeats } = readQuery(route.query, request.query as Record<string, unknown>);
+      return { input: { ...input, ...params }, repeats };
+    }
+  }
 }
 
 export function registerRestRoutes(
   app: FastifyInstance,
-  routes: RestRoute[],
+  routes: readonly RestRoute[],
   createContext: (request: FastifyRequest) => Promise<Context>,
 ): void {
   for (const route of routes) {
-    procedureAt(route.procedure);
     app.route({
       method: route.method,
       url: route.path,
       async handler(request, reply) {
         try {
-          const input = procedureInput(route, request);
-          const caller = createCaller(await createContext(request));
-          const data = await resolveProcedure(caller, route.procedure)(input);
+          const { input, repeats } = procedureInput(route, request);
+          const data: unknown = await callTRPCProcedure({
+            router: appRouter,
+            path: route.procedure,
+            type: route.method === "GET" ? "query" : "mutation",
+            ctx: await createContext(request),
+            // Read where the procedure parses its input, after its access checks: a later value of a repeated
+            // query key is refused as the first one would be, though only the first one counts.
+            getRawInput: async () => {
+              for (const repeat of repeats) inputSchemaOf(route.procedure)?.parse(repeat);
+              return input;
+            },
+            signal: undefined,
+            batchIndex: 0,
+          });
           return reply.status(route.status ?? 200).send({ success: true, data });
         } catch (err) {
           return sendError(reply, err);

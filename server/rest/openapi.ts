@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of the REST surface, generated from the route table and the procedures'
 // zod input schemas, so the reference cannot drift from what the adapter serves.
 import { z } from "zod";
-import { procedureAt } from "./adapter.js";
+import { inputSchemaOf } from "../routers/index.js";
 import { restRoutes, type RestRoute } from "./routes.js";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -9,7 +9,7 @@ type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSc
 const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 
 function inputSchema(route: RestRoute): JsonSchema | null {
-  const schema = procedureAt(route.procedure)._def.inputs[0] as z.ZodType | undefined;
+  const schema = inputSchemaOf(route.procedure);
   if (!schema) return null;
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
   delete json.$schema;
@@ -85,7 +85,7 @@ const errorResponses: Record<string, string> = {
   "503": "SERVICE_UNAVAILABLE: the database cannot be reached",
 };
 
-export function buildOpenApiDocument(routes: RestRoute[] = restRoutes) {
+export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, "{$1}");

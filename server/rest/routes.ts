@@ -1,26 +1,62 @@
 // The REST surface as a table: method, path, the procedure it calls, where its input comes from, and the
-// success status. The adapter registers it; the OpenAPI document is generated from it.
-export type RestRoute = {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+// success status. The adapter registers it; the OpenAPI document is generated from it. Each row is checked
+// against the procedure it names: the procedure path must be one of the router's, a query must be read with
+// GET and a mutation with another method, a procedure that takes input must say where it comes from, a
+// path-only input must be named by the URL's parameters, and a query string must say how to read every
+// field of the procedure's input.
+import type { IsQuery, ProcedureInput, ProcedurePath } from "../routers/index.js";
+import type { QueryField } from "./query.js";
+
+type Method = "GET" | "POST" | "PATCH" | "DELETE";
+
+/** The query field that reads a value of type T: "number" for a number, "text" for a string. */
+type QueryFieldFor<T> = [Exclude<T, undefined>] extends [number]
+  ? "number"
+  : [Exclude<T, undefined>] extends [string]
+    ? "text"
+    : never;
+
+/** How to read each field of an input from the query string: every field, each by its type. */
+type QueryFields<I> = { [K in keyof I & string]-?: QueryFieldFor<I[K]> };
+
+/** A path with a `:key` parameter for every one of the keys. */
+type PathNaming<K extends string> = (
+  K extends string ? (path: `${string}/:${K}` | `${string}/:${K}/${string}`) => void : never
+) extends (path: infer Every) => void
+  ? Every
+  : never;
+
+/**
+ * Where the procedure's input comes from: the path parameters (`:id` → `id`) plus the JSON body's fields
+ * ("body") or the query string's ("query", read as `query` says), or the path parameters alone ("path",
+ * so the path names every field). Omitted exactly when the procedure takes no input.
+ */
+type InputSource<P extends ProcedurePath, I = Exclude<ProcedureInput<P>, void | undefined>> =
+  [ProcedureInput<P>] extends [void]
+    ? { input?: never; query?: never }
+    :
+        | { input: "body"; query?: never }
+        | { input: "path"; path: PathNaming<keyof I & string>; query?: never }
+        | { input: "query"; query: QueryFields<I> };
+
+type RouteTo<P extends ProcedurePath> = {
+  method: IsQuery<P> extends true ? "GET" : Exclude<Method, "GET">;
   /** Fastify path, mount point included. */
   path: string;
   /** The tRPC procedure, as `router.procedure`. */
-  procedure: string;
-  /**
-   * Where the procedure's input comes from: the path parameters (`:id` → `id`) plus the JSON body's
-   * fields ("body") or the query string's ("query"), or the path parameters alone ("path").
-   * Omitted: the procedure takes no input.
-   */
-  input?: "body" | "query" | "path";
+  procedure: P;
   /** HTTP status of a success; 200 when omitted. */
   status?: 200 | 201;
   summary: string;
-};
+} & InputSource<P>;
+
+/** A row of the table: one variant per procedure, so each row is checked against the procedure it names. */
+export type RestRoute = { [P in ProcedurePath]: RouteTo<P> }[ProcedurePath];
 
 const RESTRICTION = "/api/admin/restriction";
 
 // Cohort paths come first: they take precedence over /:proId (Fastify prefers static segments anyway).
-export const restrictionRoutes: RestRoute[] = [
+export const restrictionRoutes = [
   {
     method: "POST",
     path: `${RESTRICTION}/cohorts`,
@@ -84,18 +120,19 @@ export const restrictionRoutes: RestRoute[] = [
     input: "path",
     summary: "Switch one pro's restriction off",
   },
-];
+] satisfies RestRoute[];
 
 const NOTIFICATIONS = "/api/notifications";
 
 // Static paths (/unread-count, /read-all, /bulk, /subscriptions, /test/*, /vapid-public-key) win over
 // /:id: Fastify prefers static segments whatever the order here.
-export const notificationRoutes: RestRoute[] = [
+export const notificationRoutes = [
   {
     method: "GET",
     path: NOTIFICATIONS,
     procedure: "notifications.list",
     input: "query",
+    query: { category: "text", search: "text", page: "number", limit: "number" },
     summary: "List the caller's notifications, newest first (category, search, page, limit)",
   },
   {
@@ -109,6 +146,7 @@ export const notificationRoutes: RestRoute[] = [
     path: `${NOTIFICATIONS}/read-all`,
     procedure: "notifications.markAllRead",
     input: "query",
+    query: { category: "text" },
     summary: "Mark all the caller's notifications read, optionally of one category",
   },
   {
@@ -184,6 +222,6 @@ export const notificationRoutes: RestRoute[] = [
     input: "path",
     summary: "Soft-delete one of the caller's notifications",
   },
-];
+] satisfies RestRoute[];
 
-export const restRoutes: RestRoute[] = [...restrictionRoutes, ...notificationRoutes];
+export const restRoutes: readonly RestRoute[] = [...restrictionRoutes, ...notificationRoutes];

@@ -13,3 +13,6 @@ export const publicProcedure = t.procedure.use(normalizeErrors);
 export const authedProcedure = publicProcedure.use(authed);
 /** A signed-in platform admin. */
 export const adminProcedure = authedProcedure.use(adminOnly);
+
+/** Per-procedure limits, added with `.use(rateLimited("testPush"))`. */
+export { rateLimited } from "./middleware/rate-limit.js";

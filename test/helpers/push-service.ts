@@ -1,8 +1,9 @@
 // A local Web Push service for tests: a node:http server on 127.0.0.1 whose endpoints answer with a
-// chosen status or never answer, and a browser-side subscriber with real P-256 keys that decrypts what
-// arrived (http_ece) and checks the VAPID JWT (node:crypto).
+// chosen status, never answer, or misbehave (throttle, reset, talk nonsense, redirect, answer late), and a
+// browser-side subscriber with real P-256 keys that decrypts what arrived (http_ece) and checks the VAPID
+// JWT (node:crypto).
 import { createECDH, createPublicKey, randomBytes, verify, type ECDH } from "node:crypto";
-import { createServer, type IncomingHttpHeaders } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 
@@ -11,17 +12,41 @@ type Ece = { decrypt(buffer: Buffer, params: { version: "aes128gcm"; privateKey:
 const ece = createRequire(import.meta.url)("http_ece") as Ece;
 
 export type ReceivedPush = { path: string; headers: IncomingHttpHeaders; body: Buffer };
-/** An HTTP status to answer with, or "hang": read the request and never answer. */
-export type Behaviour = number | "hang";
+/**
+ * How an endpoint answers: an HTTP status; `hang`, read the request and never answer; `429-retry`, 429
+ * with Retry-After; `reset`, destroy the socket once the request has arrived; `garbage`, bytes that are not
+ * HTTP; `redirect`, 301 elsewhere; `delay-<ms>`, 201 after that long.
+ */
+export type Behaviour = number | "hang" | "429-retry" | "reset" | "garbage" | "redirect" | `delay-${number}`;
 
 export type LocalPushService = {
   origin: string;
   /** Every request that reached the service, in arrival order. */
   received: ReceivedPush[];
+  /** How many requests reached endpoints of this behaviour so far. */
+  arrived(behaviour: Behaviour): number;
   /** A fresh endpoint URL that answers as told. */
   endpoint(behaviour: Behaviour): string;
   close(): Promise<void>;
 };
+
+/** Endpoints are `/push/<behaviour>/<random>`. */
+const behaviourOf = (path: string) => path.split("/")[2] ?? "";
+
+function answer(behaviour: string, req: IncomingMessage, res: ServerResponse): void {
+  if (behaviour === "hang") return;
+  if (behaviour === "reset") return void req.socket.destroy();
+  if (behaviour === "garbage") return void req.socket.end("this is not HTTP\r\n\r\n");
+  if (behaviour === "redirect") return void res.writeHead(301, { location: "http://127.0.0.1:9/elsewhere" }).end();
+  if (behaviour === "429-retry") return void res.writeHead(429, { "retry-after": "120" }).end("slow down");
+  const delay = /^delay-(\d+)$/.exec(behaviour);
+  if (delay) {
+    const timer = setTimeout(() => res.writeHead(201).end(), Number(delay[1]));
+    res.on("close", () => clearTimeout(timer));
+    return;
+  }
+  res.writeHead(Number(behaviour) || 500, { "content-type": "text/plain" }).end("answered by the test push service");
+}
 
 export async function startPushService(): Promise<LocalPushService> {
   const received: ReceivedPush[] = [];
@@ -31,9 +56,7 @@ export async function startPushService(): Promise<LocalPushService> {
     req.on("end", () => {
       const path = req.url ?? "/";
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
-      const behaviour = path.split("/")[2] ?? "";
-      if (behaviour === "hang") return;
-      res.writeHead(Number(behaviour) || 500, { "content-type": "text/plain" }).end("answered by the test push service");
+      answer(behaviourOf(path), req, res);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -41,6 +64,7 @@ export async function startPushService(): Promise<LocalPushService> {
   return {
     origin,
     received,
+    arrived: (behaviour) => received.filter((r) => behaviourOf(r.path) === String(behaviour)).length,
     endpoint: (behaviour) => `${origin}/push/${behaviour}/${randomBytes(8).toString("hex")}`,
     async close() {
       // Hanging requests keep their sockets open; close them so the server can stop.

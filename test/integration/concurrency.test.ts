@@ -7,11 +7,11 @@ import type { LightMyRequestResponse } from "fastify";
 import { describe, expect, it } from "vitest";
 import { notifications, proRestrictionStatus, pushSubscriptions, restrictionCohorts } from "../../db/schema/index.js";
 import { useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
+import { PASSING_GATES } from "../helpers/fixtures.js";
 import { makeSubscriber } from "../helpers/push-service.js";
 
 const BASE = "/api/admin/restriction";
 const INBOX = "/api/notifications";
-const PASSING = { responseRate: 0.9, comparisonsDone: 80, legalSignoff: true } as const;
 const CATEGORIES = ["messages", "leads", "reviews", "billing", "account", "system"] as const;
 
 describe("concurrency", () => {
@@ -34,7 +34,7 @@ describe("concurrency", () => {
       const created = await call(admin, { method: "POST", url: `${BASE}/cohorts`, payload: { cohortNumber: uniqueCohortNumber(), proIds } });
       expect(created.statusCode).toBe(201);
       const cohortId = (created.json().data as { id: string }).id;
-      expect((await call(admin, { method: "POST", url: `${BASE}/cohorts/${cohortId}/check-gates`, payload: PASSING })).statusCode).toBe(201);
+      expect((await call(admin, { method: "POST", url: `${BASE}/cohorts/${cohortId}/check-gates`, payload: PASSING_GATES })).statusCode).toBe(201);
 
       const calls: Call[] = Array.from({ length: 100 }, (_, i) =>
         i % 2 === 0

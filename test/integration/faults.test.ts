@@ -3,76 +3,33 @@
 // while requests are in flight against the real server process (server/main.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { Agent, createServer as createHttpServer, request as httpRequest, type Server as HttpServer } from "node:http";
-import { connect, type AddressInfo } from "node:net";
+import { Agent, request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pushSubscriptions } from "../../db/schema/index.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
 import { freePort } from "../helpers/net.js";
-import { makeSubscriber } from "../helpers/push-service.js";
+import { makeSubscriber, startPushService, type Behaviour, type LocalPushService } from "../helpers/push-service.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 const TIMEOUT_MS = 500;
-
-/**
- * A push service whose endpoints misbehave as their path says: `/<behaviour>/<random>`, where behaviour is
- * an HTTP status, `hang` (never answers), `429-retry` (429 with Retry-After), `reset` (the socket is destroyed once the request
- * has arrived), `garbage` (bytes that are not HTTP), `redirect` (301 elsewhere) or `delay-<ms>` (201 after
- * that long). Every request that arrived is counted per behaviour.
- */
-async function startFaultyPushService() {
-  const arrived = new Map<string, number>();
-  const server: HttpServer = createHttpServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      const behaviour = (req.url ?? "/").split("/")[1] ?? "";
-      arrived.set(behaviour, (arrived.get(behaviour) ?? 0) + 1);
-      if (behaviour === "hang") return;
-      if (behaviour === "reset") return req.socket.destroy();
-      if (behaviour === "garbage") {
-        req.socket.end("this is not HTTP\r\n\r\n");
-        return;
-      }
-      if (behaviour === "redirect") return res.writeHead(301, { location: "http://127.0.0.1:9/elsewhere" }).end();
-      if (behaviour === "429-retry") return res.writeHead(429, { "retry-after": "120" }).end("slow down");
-      const delay = /^delay-(\d+)$/.exec(behaviour);
-      if (delay) {
-        const timer = setTimeout(() => res.writeHead(201).end(), Number(delay[1]));
-        res.on("close", () => clearTimeout(timer));
-        return;
-      }
-      res.writeHead(Number(behaviour) || 500).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    arrived: (behaviour: string) => arrived.get(behaviour) ?? 0,
-    endpoint: (behaviour: string) => `${origin}/${behaviour}/${randomBytes(8).toString("hex")}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-type FaultyPushService = Awaited<ReturnType<typeof startFaultyPushService>>;
 
 // One database and in-process app for the file (PGlite is slow to start); the SIGTERM test only takes its
 // database from it, on PostgreSQL.
 const t = useTestApp({ push: { vapid, allowHttpEndpoints: true, allowPrivateEndpoints: true, timeoutMs: TIMEOUT_MS, concurrency: 4 } });
 
 describe("push service faults", () => {
-  let push: FaultyPushService;
+  let push: LocalPushService;
   beforeAll(async () => {
-    push = await startFaultyPushService();
+    push = await startPushService();
   });
   afterAll(async () => {
     await push?.close();
   });
 
-  async function subscribe(user: TestUser, behaviour: string) {
+  async function subscribe(user: TestUser, behaviour: Behaviour) {
     const { p256dh, auth } = makeSubscriber();
     const res = await t().app.inject({
       method: "POST",
@@ -98,7 +55,7 @@ describe("push service faults", () => {
     const admin = await t().signUp({ admin: true });
     const target = await t().signUp();
     const subs = [];
-    for (const behaviour of ["201", "429", "429-retry", "503", "reset", "garbage", "redirect"]) {
+    for (const behaviour of [201, 429, "429-retry", 503, "reset", "garbage", "redirect"] as const) {
       subs.push(await subscribe(target, behaviour));
     }
 
@@ -132,7 +89,7 @@ describe("push service faults", () => {
   it("a fan-out over many misbehaving subscriptions records each one's own outcome", async () => {
     const admin = await t().signUp({ admin: true });
     const target = await t().signUp();
-    const cycle = ["201", "429", "410", "500", "reset", "hang"] as const;
+    const cycle = [201, 429, 410, 500, "reset", "hang"] as const;
     const subs = [];
     for (let i = 0; i < 24; i++) subs.push(await subscribe(target, cycle[i % cycle.length]!));
     const hangsBefore = push.arrived("hang");
@@ -145,15 +102,15 @@ describe("push service faults", () => {
     expect(push.arrived("hang") - hangsBefore).toBe(4);
 
     const expected: Record<(typeof cycle)[number], Partial<Result>> = {
-      "201": { statusCode: 201, ok: true },
-      "429": { statusCode: 429, ok: false, error: "Push service answered HTTP 429" },
-      "410": { statusCode: 410, ok: false, error: "Subscription gone (HTTP 410)" },
-      "500": { statusCode: 500, ok: false, error: "Push service answered HTTP 500" },
+      201: { statusCode: 201, ok: true },
+      429: { statusCode: 429, ok: false, error: "Push service answered HTTP 429" },
+      410: { statusCode: 410, ok: false, error: "Subscription gone (HTTP 410)" },
+      500: { statusCode: 500, ok: false, error: "Push service answered HTTP 500" },
       reset: { statusCode: null, ok: false },
       hang: { statusCode: null, ok: false, error: `Timed out: no answer within ${TIMEOUT_MS} ms` },
     };
     for (const sub of subs) {
-      expect(data.results.find((r) => r.subscriptionId === sub.id), sub.behaviour).toMatchObject(
+      expect(data.results.find((r) => r.subscriptionId === sub.id), String(sub.behaviour)).toMatchObject(
         expected[sub.behaviour as (typeof cycle)[number]],
       );
     }
@@ -163,7 +120,7 @@ describe("push service faults", () => {
       .db.db.select({ id: pushSubscriptions.id })
       .from(pushSubscriptions)
       .where(and(inArray(pushSubscriptions.id, subs.map((s) => s.id)), eq(pushSubscriptions.isActive, false)));
-    expect(new Set(inactive.map((r) => r.id))).toEqual(new Set(subs.filter((s) => s.behaviour === "410").map((s) => s.id)));
+    expect(new Set(inactive.map((r) => r.id))).toEqual(new Set(subs.filter((s) => s.behaviour === 410).map((s) => s.id)));
   });
 
   it("keeps serving after the faults: ready, and the next push to a healthy endpoint is delivered", async () => {
@@ -173,7 +130,7 @@ describe("push service faults", () => {
     await subscribe(target, "hang");
     expect((await testPush(admin, target)).json().data).toMatchObject({ sent: 0, failed: 2 });
 
-    const healthy = await subscribe(target, "201");
+    const healthy = await subscribe(target, 201);
     const res = await testPush(admin, target);
     expect(res.json().data).toMatchObject({ sent: 1, failed: 2, deactivated: 0 });
     expect((res.json().data as { results: Result[] }).results.find((r) => r.subscriptionId === healthy.id)).toMatchObject({ ok: true });
@@ -182,11 +139,11 @@ describe("push service faults", () => {
 });
 
 describe("SIGTERM while requests are in flight (server/main.ts)", () => {
-  let push: FaultyPushService;
+  let push: LocalPushService;
   const children: ChildProcess[] = [];
   const agents: Agent[] = [];
   beforeAll(async () => {
-    push = await startFaultyPushService();
+    push = await startPushService();
   });
   afterAll(async () => {
     for (const agent of agents) agent.destroy();
@@ -241,7 +198,7 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
       socket.once("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
     });
 
-  const DELAY = "delay-1500";
+  const DELAY: Behaviour = "delay-1500";
 
   /**
    * Starts `node --import tsx server/main.ts` on a free port, waits for /health/ready, and prepares an

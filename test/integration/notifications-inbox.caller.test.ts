@@ -87,7 +87,8 @@ describe("inbox procedures (createCaller)", () => {
       ]);
       expect((await api(user).list({ category: "billing" })).notifications.map((n) => n.title)).toEqual(["b"]);
       expect((await api(user).list({ category: "nonsense" })).total).toBe(3);
-      expect((await api(user).list({ category: ["system", "billing"] })).notifications.map((n) => n.title)).toEqual(["s"]);
+      // A repeated query key is the REST adapter's to settle (test/unit/rest-query.test.ts); the procedure takes one value.
+      await expectAppError(api(user).list({ category: ["system", "billing"] as never }), "VALIDATION_ERROR");
     });
 
     it("searches title or body, case-insensitively, with % _ and \\ matching themselves", async () => {
@@ -126,31 +127,28 @@ describe("inbox procedures (createCaller)", () => {
     it("pages with offset (page - 1) * limit and has_more = page * limit < total", async () => {
       const user = await t().signUp();
       await seed(user, Array.from({ length: 5 }, (_, i) => ({ title: `n${i}` })));
-      const page = (p: unknown, l: unknown) => api(user).list({ page: p as string, limit: l as string });
+      const page = (p: number, l: number) => api(user).list({ page: p, limit: l });
       expect(await page(1, 2)).toMatchObject({ page: 1, total: 5, has_more: true });
       expect((await page(2, 2)).notifications.map((n) => n.title)).toEqual(["n2", "n3"]);
       const last = await page(3, 2);
       expect(last.notifications.map((n) => n.title)).toEqual(["n4"]);
       expect(last.has_more).toBe(false);
       expect(await page(9, 2)).toMatchObject({ page: 9, notifications: [], has_more: false, total: 5 });
-      expect((await page("2.7", "2")).page).toBe(2);
-      expect((await page("0", "2")).page).toBe(1);
-      expect((await page("-4", "2")).page).toBe(1);
-      expect((await page("abc", "2")).page).toBe(1);
-      expect((await page(["2", "3"], ["1", "4"])).notifications.map((n) => n.title)).toEqual(["n1"]);
+      expect((await page(2.7, 2)).page).toBe(2);
+      expect((await page(0, 2)).page).toBe(1);
+      expect((await page(-4, 2)).page).toBe(1);
     });
 
     it("defaults limit to 30 and clamps it to 1..100", async () => {
       const user = await t().signUp();
       await seed(user, Array.from({ length: 101 }, (_, i) => ({ title: `n${i}` })));
-      const count = async (limit?: string) => (await api(user).list({ limit })).notifications.length;
+      const count = async (limit?: number) => (await api(user).list({ limit })).notifications.length;
       expect(await count()).toBe(30);
-      expect(await count("0")).toBe(30);
-      expect(await count("lots")).toBe(30);
-      expect(await count("-3")).toBe(1);
-      expect(await count("100")).toBe(100);
-      expect(await count("500")).toBe(100);
-      expect((await api(user).list({ limit: "500" })).has_more).toBe(true);
+      expect(await count(0)).toBe(30);
+      expect(await count(-3)).toBe(1);
+      expect(await count(100)).toBe(100);
+      expect(await count(500)).toBe(100);
+      expect((await api(user).list({ limit: 500 })).has_more).toBe(true);
     });
 
     it("rejects a search longer than 200 characters", async () => {

@@ -5,18 +5,22 @@ import { describe, expect, it } from "vitest";
 import { notificationRoutes } from "../../server/rest/routes.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
 import { makeSubscriber } from "../helpers/push-service.js";
+import { ISO, type Envelope, type WireOutput } from "../helpers/rest.js";
 
 const BASE = "/api/notifications";
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 type Method = "GET" | "POST" | "PATCH" | "DELETE";
+type NotificationPage = WireOutput<"notifications.list">;
+type Subscriptions = WireOutput<"notifications.listSubscriptions">;
+type AllSubscriptions = WireOutput<"notifications.testListSubscriptions">;
 
 describe("notifications over REST", () => {
   const t = useTestApp();
 
-  async function call(user: TestUser | null, method: Method, url: string, payload?: object, headers = {}) {
+  /** `T`: the data of a success. */
+  async function call<T = unknown>(user: TestUser | null, method: Method, url: string, payload?: object, headers = {}) {
     const res = await t().app.inject({ method, url, headers: { ...user?.headers, ...headers }, payload });
-    return { status: res.statusCode, body: res.json() as { success: boolean; data?: any; error?: any } };
+    return { status: res.statusCode, body: res.json() as Envelope<T> };
   }
 
   /** Creates notifications for `target` through the admin test endpoint; returns their ids, newest last. */
@@ -24,9 +28,9 @@ describe("notifications over REST", () => {
     const admin = await t().signUp({ admin: true });
     const ids: string[] = [];
     for (const item of items) {
-      const res = await call(admin, "POST", `${BASE}/test/in-app`, { ...item, targetUserId: target.id });
+      const res = await call<WireOutput<"notifications.testInApp">>(admin, "POST", `${BASE}/test/in-app`, { ...item, targetUserId: target.id });
       expect(res.status).toBe(200);
-      ids.push(res.body.data.notification.id);
+      ids.push(res.body.data!.notification.id);
     }
     return ids;
   }
@@ -54,14 +58,14 @@ describe("notifications over REST", () => {
     for (const route of testRoutes) {
       const res = await call(user, route.method, route.path, { type: "x", title: "x", targetUserId: user.id });
       expect(res.status, `${route.method} ${route.path}`).toBe(403);
-      expect(res.body.error.code).toBe("FORBIDDEN");
+      expect(res.body.error!.code).toBe("FORBIDDEN");
     }
   });
 
   it("POST /test/in-app answers {notification} with ISO timestamps and parsed data", async () => {
     const admin = await t().signUp({ admin: true });
     const target = await t().signUp();
-    const res = await call(admin, "POST", `${BASE}/test/in-app`, {
+    const res = await call<WireOutput<"notifications.testInApp">>(admin, "POST", `${BASE}/test/in-app`, {
       type: "review.posted",
       title: "New review",
       url: "/reviews/9",
@@ -69,7 +73,7 @@ describe("notifications over REST", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    const { notification } = res.body.data;
+    const { notification } = res.body.data!;
     expect(notification).toEqual({
       id: expect.any(String),
       userId: target.id,
@@ -83,8 +87,8 @@ describe("notifications over REST", () => {
     });
     const missing = await call(admin, "POST", `${BASE}/test/in-app`, { title: "x" });
     expect(missing.status).toBe(400);
-    expect(missing.body.error.code).toBe("VALIDATION_ERROR");
-    expect(missing.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(["targetUserId", "type"]);
+    expect(missing.body.error!.code).toBe("VALIDATION_ERROR");
+    expect(missing.body.error!.details!.map((d) => d.field).sort()).toEqual(["targetUserId", "type"]);
   });
 
   it("GET / lists with query-string filters and paging; GET /unread-count counts", async () => {
@@ -94,24 +98,24 @@ describe("notifications over REST", () => {
       { type: "message.received", title: "Hi there", body: "Message body" },
       { type: "lead.new", title: "Lead" },
     ]);
-    const all = await call(user, "GET", BASE);
+    const all = await call<NotificationPage>(user, "GET", BASE);
     expect(all.status).toBe(200);
     expect(all.body.data).toMatchObject({ total: 3, unread_count: 3, page: 1, has_more: false });
-    expect(all.body.data.notifications.map((n: { title: string }) => n.title)).toEqual(["Lead", "Hi there", "Invoice 100% due"]);
-    expect(all.body.data.notifications[0].dateCreated).toMatch(ISO);
+    expect(all.body.data!.notifications.map((n) => n.title)).toEqual(["Lead", "Hi there", "Invoice 100% due"]);
+    expect(all.body.data!.notifications[0]!.dateCreated).toMatch(ISO);
 
     const billing = await call(user, "GET", `${BASE}?category=billing`);
     expect(billing.body.data).toMatchObject({ total: 1, unread_count: 3 });
-    expect((await call(user, "GET", `${BASE}?category=bogus`)).body.data.total).toBe(3);
-    expect((await call(user, "GET", `${BASE}?search=${encodeURIComponent("%")}`)).body.data.total).toBe(1);
-    expect((await call(user, "GET", `${BASE}?search=MESSAGE%20BODY`)).body.data.total).toBe(1);
+    expect((await call<NotificationPage>(user, "GET", `${BASE}?category=bogus`)).body.data!.total).toBe(3);
+    expect((await call<NotificationPage>(user, "GET", `${BASE}?search=${encodeURIComponent("%")}`)).body.data!.total).toBe(1);
+    expect((await call<NotificationPage>(user, "GET", `${BASE}?search=MESSAGE%20BODY`)).body.data!.total).toBe(1);
 
-    const paged = await call(user, "GET", `${BASE}?page=2&limit=1&page=9&limit=50`);
+    const paged = await call<NotificationPage>(user, "GET", `${BASE}?page=2&limit=1&page=9&limit=50`);
     expect(paged.body.data).toMatchObject({ page: 2, total: 3, has_more: true });
-    expect(paged.body.data.notifications.map((n: { title: string }) => n.title)).toEqual(["Hi there"]);
-    const odd = await call(user, "GET", `${BASE}?page=abc&limit=0`);
+    expect(paged.body.data!.notifications.map((n) => n.title)).toEqual(["Hi there"]);
+    const odd = await call<NotificationPage>(user, "GET", `${BASE}?page=abc&limit=0`);
     expect(odd.body.data).toMatchObject({ page: 1, has_more: false });
-    expect(odd.body.data.notifications).toHaveLength(3);
+    expect(odd.body.data!.notifications).toHaveLength(3);
 
     expect(await call(user, "GET", `${BASE}/unread-count`)).toEqual({ status: 200, body: { success: true, data: { count: 3 } } });
   });
@@ -126,12 +130,12 @@ describe("notifications over REST", () => {
     expect(await call(other, "DELETE", `${BASE}/${id}`)).toEqual(denied);
 
     expect(await call(owner, "PATCH", `${BASE}/${id}/read`)).toEqual({ status: 200, body: { success: true, data: { success: true } } });
-    const listed = await call(owner, "GET", BASE);
-    expect(listed.body.data.notifications[0].readAt).toMatch(ISO);
-    expect(listed.body.data.unread_count).toBe(0);
+    const listed = await call<NotificationPage>(owner, "GET", BASE);
+    expect(listed.body.data!.notifications[0]!.readAt).toMatch(ISO);
+    expect(listed.body.data!.unread_count).toBe(0);
 
     expect(await call(owner, "DELETE", `${BASE}/${id}`)).toEqual({ status: 200, body: { success: true, data: { success: true } } });
-    expect((await call(owner, "GET", BASE)).body.data.total).toBe(0);
+    expect((await call<NotificationPage>(owner, "GET", BASE)).body.data!.total).toBe(0);
 
     for (const missing of [id, randomUUID(), "not-a-uuid"]) {
       const notFound = { status: 404, body: { success: false, error: { code: "NOT_FOUND", message: `Notification ${missing} not found` } } };
@@ -140,7 +144,7 @@ describe("notifications over REST", () => {
     }
   });
 
-  it("PATCH /read-all?category= answers {updated}", async () => {
+  it("PATCH /read-all?category= marks a valid category read, everything for an invalid or missing one, and answers {updated}", async () => {
     const user = await t().signUp();
     await createFor(user, [
       { type: "payment.failed", title: "a" },
@@ -163,8 +167,8 @@ describe("notifications over REST", () => {
     const [theirs] = await createFor(other, [{ type: "x", title: "theirs" }]);
     const res = await call(user, "DELETE", `${BASE}/bulk`, { ids: [mine[0], mine[1], theirs, "junk"] });
     expect(res).toEqual({ status: 200, body: { success: true, data: { deleted: 2 } } });
-    expect((await call(user, "GET", BASE)).body.data.total).toBe(1);
-    expect((await call(other, "GET", BASE)).body.data.total).toBe(1);
+    expect((await call<NotificationPage>(user, "GET", BASE)).body.data!.total).toBe(1);
+    expect((await call<NotificationPage>(other, "GET", BASE)).body.data!.total).toBe(1);
 
     for (const payload of [undefined, {}, { ids: "x" }, { ids: [] }]) {
       const bad = await call(user, "DELETE", `${BASE}/bulk`, payload);
@@ -180,13 +184,15 @@ describe("notifications over REST", () => {
     }
   });
 
-  it("GET/POST/DELETE /subscriptions, with the user-agent header stored", async () => {
+  it("POST, GET and DELETE /subscriptions subscribe with the user-agent stored, list, refuse missing keys or endpoint, and unsubscribe", async () => {
     const user = await t().signUp();
     const { p256dh, auth } = makeSubscriber();
     const endpoint = `https://push.example.test/${randomUUID()}`;
-    const created = await call(user, "POST", `${BASE}/subscriptions`, { endpoint, p256dh, auth }, { "user-agent": "Safari/18" });
+    const created = await call<WireOutput<"notifications.subscribe">>(user, "POST", `${BASE}/subscriptions`, { endpoint, p256dh, auth }, {
+      "user-agent": "Safari/18",
+    });
     expect(created.status).toBe(200);
-    expect(created.body.data.subscription).toMatchObject({
+    expect(created.body.data!.subscription).toMatchObject({
       userId: user.id,
       endpoint,
       p256dh,
@@ -195,21 +201,21 @@ describe("notifications over REST", () => {
       isActive: true,
       createdAt: expect.stringMatching(ISO),
     });
-    const listed = await call(user, "GET", `${BASE}/subscriptions`);
-    expect(listed.body.data.subscriptions.map((s: { endpoint: string }) => s.endpoint)).toEqual([endpoint]);
+    const listed = await call<Subscriptions>(user, "GET", `${BASE}/subscriptions`);
+    expect(listed.body.data!.subscriptions.map((s) => s.endpoint)).toEqual([endpoint]);
 
     const missing = await call(user, "POST", `${BASE}/subscriptions`, { endpoint });
     expect(missing.status).toBe(400);
-    expect(missing.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(["auth", "p256dh"]);
+    expect(missing.body.error!.details!.map((d) => d.field).sort()).toEqual(["auth", "p256dh"]);
     const noEndpoint = await call(user, "DELETE", `${BASE}/subscriptions`, {});
     expect(noEndpoint.status).toBe(400);
-    expect(noEndpoint.body.error.details).toEqual([{ field: "endpoint", message: "is required" }]);
+    expect(noEndpoint.body.error!.details).toEqual([{ field: "endpoint", message: "is required" }]);
 
     expect(await call(user, "DELETE", `${BASE}/subscriptions`, { endpoint })).toEqual({
       status: 200,
       body: { success: true, data: { success: true } },
     });
-    expect((await call(user, "GET", `${BASE}/subscriptions`)).body.data.subscriptions).toEqual([]);
+    expect((await call<Subscriptions>(user, "GET", `${BASE}/subscriptions`)).body.data!.subscriptions).toEqual([]);
   });
 
   it("GET /test/subscriptions lists everyone's; DELETE /test/subscriptions clears the admin's own", async () => {
@@ -225,7 +231,7 @@ describe("notifications over REST", () => {
     const userEndpoint = await subscribe(user);
     const find = (list: { endpoint: string }[], endpoint: string) => list.find((s) => s.endpoint === endpoint);
 
-    const before = (await call(admin, "GET", `${BASE}/test/subscriptions`)).body.data.subscriptions;
+    const before = (await call<AllSubscriptions>(admin, "GET", `${BASE}/test/subscriptions`)).body.data!.subscriptions;
     expect(find(before, userEndpoint)).toMatchObject({ userId: user.id, userName: "Someone", userEmail: user.email, isActive: true });
     expect(find(before, adminEndpoint)).toMatchObject({ userName: "Root", isActive: true });
 
@@ -233,7 +239,7 @@ describe("notifications over REST", () => {
       status: 200,
       body: { success: true, data: { success: true } },
     });
-    const after = (await call(admin, "GET", `${BASE}/test/subscriptions`)).body.data.subscriptions;
+    const after = (await call<AllSubscriptions>(admin, "GET", `${BASE}/test/subscriptions`)).body.data!.subscriptions;
     expect(find(after, adminEndpoint)).toMatchObject({ isActive: false });
     expect(find(after, userEndpoint)).toMatchObject({ isActive: true });
   });

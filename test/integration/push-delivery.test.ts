@@ -1,12 +1,12 @@
 // POST /test/push end to end against a local push service: the payload decrypted as a browser would
 // (aes128gcm with real P-256 keys), the VAPID JWT verified, and each push-service answer's effect
 // (docs/api.md#admin-test-endpoints). The push service here is http:, which PUSH_ALLOW_HTTP_ENDPOINTS admits.
-import { createServer } from "node:net";
 import { eq, inArray } from "drizzle-orm";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pushSubscriptions } from "../../db/schema/index.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
+import { freePort } from "../helpers/net.js";
 import {
   makeSubscriber,
   startPushService,
@@ -17,15 +17,6 @@ import {
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 const TIMEOUT_MS = 500;
-
-/** A port on 127.0.0.1 that nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("push delivery", () => {
   const t = useTestApp({ push: { vapid, allowHttpEndpoints: true, allowPrivateEndpoints: true, timeoutMs: TIMEOUT_MS } });
@@ -110,7 +101,8 @@ describe("push delivery", () => {
     const notFound = await subscribe(target, 404);
     const broken = await subscribe(target, 500);
     const hang = await subscribe(target, "hang");
-    const refused = await subscribe(target, 201, `http://127.0.0.1:${await closedPort()}/push/refused`);
+    // A port that was free a moment ago: nothing listens there, so the connection is refused.
+    const refused = await subscribe(target, 201, `http://127.0.0.1:${await freePort()}/push/refused`);
     const inactive = await subscribe(target, 201);
     await t().caller(target).notifications.unsubscribe({ endpoint: inactive.endpoint });
     const someoneElse = await subscribe(bystander, 201);

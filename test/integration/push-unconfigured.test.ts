@@ -20,7 +20,7 @@ describe("push without VAPID keys", () => {
     expect(res.body).toBe('{"error":"VAPID not configured"}');
   });
 
-  it("the procedure fails with the same message", async () => {
+  it("the testPush procedure fails with the same message, as an internal error", async () => {
     const admin = await t().signUp({ admin: true });
     await expect(
       t().caller(admin).notifications.testPush({ type: "x", title: "x", targetUserId: admin.id }),

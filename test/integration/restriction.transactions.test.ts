@@ -4,27 +4,18 @@ import { randomBytes } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { proRestrictionStatus, restrictionCohorts } from "../../db/schema/index.js";
-import { useTestApp, uniqueCohortNumber, type TestApp } from "../helpers/app.js";
-
-type Api = ReturnType<TestApp["caller"]>["restriction"];
-
-const PASSING = { responseRate: 0.6, comparisonsDone: 50, legalSignoff: true } as const;
-
-const newProIds = (n: number) => {
-  const prefix = `pro-${randomBytes(6).toString("hex")}`;
-  return Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(4, "0")}`);
-};
+import { useTestApp } from "../helpers/app.js";
+import { adminRestrictionApi, newProIds, passedCohort, type RestrictionApi as Api } from "../helpers/fixtures.js";
 
 describe("restriction transactions", () => {
   const t = useTestApp();
 
-  const adminApi = async (): Promise<Api> => t().caller(await t().signUp({ admin: true })).restriction;
+  const adminApi = () => adminRestrictionApi(t());
 
   /** A pending cohort of n new pros whose latest gate check passed. */
   async function readyCohort(api: Api, n: number) {
     const proIds = newProIds(n);
-    const cohort = await api.createCohort({ cohortNumber: uniqueCohortNumber(), proIds });
-    await api.checkGates({ id: cohort.id, ...PASSING });
+    const cohort = await passedCohort(api, proIds);
     return { cohort, proIds };
   }
 
@@ -211,11 +202,7 @@ describe("restriction transactions", () => {
       const api = await adminApi();
       const shared = newProIds(60);
       const [a, b] = await Promise.all(
-        [shared.slice(0, 40), shared.slice(20)].map(async (proIds) => {
-          const cohort = await api.createCohort({ cohortNumber: uniqueCohortNumber(), proIds });
-          await api.checkGates({ id: cohort.id, ...PASSING });
-          return cohort;
-        }),
+        [shared.slice(0, 40), shared.slice(20)].map((proIds) => passedCohort(api, proIds)),
       );
       const calls = Array.from({ length: 20 }, (_, i) => {
         const cohort = i % 2 === 0 ? a! : b!;

@@ -16,7 +16,7 @@ const gates = (overrides: Partial<GateInputs>) => evaluateGates({ ...passing, ..
 const blocked = (blockedBy: string) => ({ allGatesMet: false, blockedBy });
 
 describe("evaluateGates", () => {
-  it("uses the spec's thresholds", () => {
+  it("uses the documented thresholds (docs/api.md#gates)", () => {
     expect(MIN_RESPONSE_RATE).toBe(0.6);
     expect(MIN_COMPARISONS_DONE).toBe(50);
   });

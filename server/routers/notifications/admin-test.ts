@@ -3,7 +3,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { notifications, pushSubscriptions, users } from "../../../db/schema/index.js";
-import { notFound, vapidNotConfigured } from "../../errors.js";
+import { notFound, VapidNotConfiguredError } from "../../errors.js";
 import type { HandlerArgs } from "../types.js";
 import { categoryOf } from "../../../db/categories.js";
 import type { TestNotificationInput } from "./schemas.js";
@@ -44,7 +44,7 @@ export type PushResult = {
 
 /** Sends `{title, body, url}` to every active subscription of the target user; `sent + failed` is all of them. */
 export async function sendTestPush({ ctx, input }: HandlerArgs<TestNotificationInput>): Promise<PushResult> {
-  if (!ctx.push.vapid) throw vapidNotConfigured();
+  if (!ctx.push.vapid) throw new VapidNotConfiguredError();
   await requireUser(ctx.db, input.targetUserId);
   const targets = await ctx.db
     .select({

@@ -6,7 +6,7 @@ import { notifications } from "../../../db/schema/index.js";
 import { forbidden, notFound } from "../../errors.js";
 import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
 import { categoryFilter } from "../../../db/categories.js";
-import { firstValue, hasMore, pageWindow } from "./pagination.js";
+import { hasMore, pageWindow } from "./pagination.js";
 import type { ListInput, MarkAllReadInput, RemoveManyInput } from "./schemas.js";
 import { containsPattern } from "./search.js";
 import { toNotificationView, type NotificationView } from "./view.js";
@@ -25,11 +25,10 @@ const unread = isNull(notifications.readAt);
 export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>): Promise<NotificationList> {
   const window = pageWindow(input.page, input.limit);
   const filters: SQL[] = [];
-  const category = categoryFilter(firstValue(input.category));
+  const category = categoryFilter(input.category);
   if (category) filters.push(eq(notifications.category, category));
-  const search = firstValue(input.search);
-  if (typeof search === "string" && search !== "") {
-    const pattern = containsPattern(search);
+  if (input.search) {
+    const pattern = containsPattern(input.search);
     filters.push(or(ilike(notifications.title, pattern), ilike(notifications.body, pattern))!);
   }
   const matching = and(visibleTo(ctx.user.id), ...filters);
@@ -100,7 +99,7 @@ export const removeNotification = ({ ctx, input }: HandlerArgs<{ id: string }>) 
   changeOwnNotification(ctx, input.id, { deletedAt: sql`now()` });
 
 export async function markAllRead({ ctx, input }: HandlerArgs<MarkAllReadInput>): Promise<{ updated: number }> {
-  const category = categoryFilter(firstValue(input.category));
+  const category = categoryFilter(input.category);
   const changed = await ctx.db
     .update(notifications)
     .set({ readAt: sql`now()` })

@@ -1,11 +1,11 @@
-// Inputs of the notifications procedures. Query values (REST) may be strings or, when a key repeats,
-// arrays; the handlers take the first. Path ids are plain strings: a non-UUID id is simply not found.
-// Fields carry a description and an example (.meta), which /openapi.json and /docs show.
+// Inputs of the notifications procedures: plain values (the REST adapter reads query strings into them).
+// Path ids are plain strings: a non-UUID id is simply not found. Fields carry a description and an example
+// (.meta), which /openapi.json and /docs show.
 import { z } from "zod";
 import { MAX_ENDPOINT_LENGTH } from "../../push/endpoint.js";
 import { storableText } from "../text.js";
-
-const queryValue = <T extends z.ZodType>(value: T) => z.union([value, z.array(value)]).optional();
+import { CATEGORIES } from "../../../db/categories.js";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "./pagination.js";
 
 const required = (max: number) =>
   storableText({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
@@ -23,12 +23,39 @@ const optionalText = (max: number, meta: z.GlobalMeta) =>
     .meta(meta)
     .transform((s) => (s ? s : null));
 
+/** Any string: one of the categories filters by it, anything else means no filter. */
+const category = z
+  .union([z.enum(CATEGORIES), z.string()])
+  .optional()
+  .meta({
+    description: `Only notifications of this category: ${CATEGORIES.join(", ")}. Any other value means no category filter.`,
+    examples: ["billing"],
+  });
+
 export const listInput = z
   .object({
-    category: queryValue(z.string()),
-    search: queryValue(storableText().max(200, "must be at most 200 characters")),
-    page: queryValue(z.union([z.number(), z.string()])),
-    limit: queryValue(z.union([z.number(), z.string()])),
+    category,
+    search: storableText()
+      .max(200, "must be at most 200 characters")
+      .optional()
+      .meta({
+        description: "Only notifications whose title or body contains this text, case-insensitively (% _ and \\ match themselves)",
+        examples: ["invoice"],
+      }),
+    page: z
+      .number()
+      .optional()
+      .meta({
+        description: "Page number, from 1 (the default): fractions are floored, anything below 1 is 1",
+        examples: [2],
+      }),
+    limit: z
+      .number()
+      .optional()
+      .meta({
+        description: `Page size: default ${DEFAULT_LIMIT} (also for 0), fractions floored, clamped to 1..${MAX_LIMIT}`,
+        examples: [DEFAULT_LIMIT],
+      }),
   })
   .default({});
 
@@ -39,7 +66,7 @@ export const notificationIdInput = z.object({
   }),
 });
 
-export const markAllReadInput = z.object({ category: queryValue(z.string()) }).default({});
+export const markAllReadInput = z.object({ category }).default({});
 
 const IDS_REQUIRED = "ids array required and non-empty";
 export const removeManyInput = z.object({

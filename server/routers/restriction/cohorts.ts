@@ -1,10 +1,12 @@
 // Cohort handlers: create, list, gate checks, gated activation and rollback.
 import { asc, eq, getTableColumns, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "../../../db/client.js";
+import { sqlState } from "../../../db/errors.js";
 import { communicationLogs, gateChecks, restrictionCohorts } from "../../../db/schema/index.js";
-import { AppError, notFound, sqlState, validationError } from "../../errors.js";
+import { AppError, notFound, validationError } from "../../errors.js";
 import { isUuid, type HandlerArgs } from "../types.js";
-import { activationBlocker, evaluateGates, type GateResult } from "./gates.js";
+import { activationBlocker, evaluateGates } from "./gates.js";
 import { upsertRestriction } from "./pros.js";
 import type { CheckGatesInput, CreateCohortInput, RollbackCohortInput } from "./schemas.js";
 
@@ -65,6 +67,16 @@ export async function checkGates({ ctx, input }: HandlerArgs<CheckGatesInput>): 
 }
 
 /**
+ * One column of the cohort's latest gate check, as a scalar subquery in a select from restriction_cohorts
+ * (null when the cohort has none). Drizzle leaves columns unqualified inside a single-table select, so the
+ * correlation is spelled out with an alias.
+ */
+const ofLatestGateCheck = <C extends AnyPgColumn>(column: C) =>
+  sql<C["_"]["data"] | null>`(
+    select gc.${sql.identifier(column.name)} from ${gateChecks} gc
+    where gc.cohort_id = ${restrictionCohorts}.id order by gc.seq desc limit 1)`;
+
+/**
  * One transaction: lock the cohort row (concurrent activate/rollback of it queue up), read its latest
  * gate check in the same statement, flag every pro in one statement, then update the cohort.
  */
@@ -74,17 +86,15 @@ export async function activateCohort({ ctx, input }: HandlerArgs<{ id: string }>
     const [row] = await tx
       .select({
         proIds: restrictionCohorts.proIds,
-        // Drizzle leaves columns unqualified inside a single-table select, so the correlation is spelled out.
-        latestCheck: sql<GateResult | string | null>`(
-          select json_build_object('allGatesMet', gc.all_gates_met, 'blockedBy', gc.blocked_by)
-          from ${gateChecks} gc where gc.cohort_id = ${restrictionCohorts}.id
-          order by gc.seq desc limit 1)`,
+        allGatesMet: ofLatestGateCheck(gateChecks.allGatesMet),
+        blockedBy: ofLatestGateCheck(gateChecks.blockedBy),
       })
       .from(restrictionCohorts)
       .where(eq(restrictionCohorts.id, input.id))
       .for("update");
     if (!row) throw notFound("Cohort", input.id);
-    const latest = typeof row.latestCheck === "string" ? (JSON.parse(row.latestCheck) as GateResult) : row.latestCheck;
+    // all_gates_met is NOT NULL, so null here means that no check has been run.
+    const latest = row.allGatesMet === null ? null : { allGatesMet: row.allGatesMet, blockedBy: row.blockedBy };
     const blocker = activationBlocker(latest);
     if (blocker) throw validationError(blocker);
 

@@ -1,6 +1,6 @@
 // Per-pro restriction flags: read, list the active ones, and the ungated opt-in / ops-override switch.
 import { asc, eq, sql } from "drizzle-orm";
-import type { Db } from "../../../db/client.js";
+import type { Db, DbOrTx } from "../../../db/client.js";
 import { proRestrictionStatus, pros } from "../../../db/schema/index.js";
 import { notFound } from "../../errors.js";
 import type { HandlerArgs } from "../types.js";
@@ -16,15 +16,13 @@ export type ProStatus = {
 /** A pro with no stored status: exactly these two keys (docs/api.md#pro-status). */
 export type NoProStatus = { proId: string; restrictionActive: false };
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
 /**
  * The statement that sets the flag of many pros at once (a batch upsert); await it, or add .returning().
  * Rows are written in proId order so that two transactions touching overlapping pros take their row
  * locks in the same order and never deadlock. proIds must not be empty.
  */
 export function upsertRestriction(
-  db: Db | Tx,
+  db: DbOrTx,
   proIds: readonly string[],
   restrictionActive: boolean,
   cohortId: string | null,

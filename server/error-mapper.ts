@@ -1,0 +1,31 @@
+// Anything thrown, as an AppError whose message is safe to show: the one mapping behind the answers of
+// both doors (REST and tRPC) and of Fastify's own errors.
+import { TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import { causes, isDatabaseUnavailable, sqlState } from "../db/errors.js";
+import { AppError, validationError, zodDetails } from "./errors.js";
+import { kindOfTRPCCode } from "./trpc/errors.js";
+
+const GENERIC_INTERNAL = "Internal server error";
+const GENERIC_UNAVAILABLE = "The database is unavailable; try again shortly";
+
+/** No stack, SQL or driver text: an unknown failure is a 500 with a generic message (the cause keeps the rest). */
+export function toAppError(err: unknown): AppError {
+  // An AppError is already a decision; tRPC hands it over wrapped in a TRPCError.
+  for (const c of causes(err)) {
+    if (c instanceof AppError) return c;
+    if (c instanceof ZodError) return validationError("Invalid input", zodDetails(c));
+  }
+  if (isDatabaseUnavailable(err)) return new AppError("SERVICE_UNAVAILABLE", GENERIC_UNAVAILABLE, undefined, err);
+  const state = sqlState(err);
+  if (state === "23505") return new AppError("CONFLICT", "The record already exists", undefined, err);
+  // Text PostgreSQL cannot store (a NUL character, a bad escape) is the caller's input, not a fault.
+  if (state === "22021" || state === "22P05") {
+    return new AppError("VALIDATION_ERROR", "Input contains characters that cannot be stored", undefined, err);
+  }
+  if (err instanceof TRPCError) {
+    const kind = kindOfTRPCCode(err.code);
+    if (kind) return new AppError(kind, err.message, undefined, err);
+  }
+  return new AppError("INTERNAL_ERROR", GENERIC_INTERNAL, undefined, err);
+}

@@ -1,0 +1,14 @@
+import { TooManyRequestsError } from "../../errors.js";
+import type { ProcedureRateLimits } from "../../rate-limit.js";
+import { t } from "../init.js";
+
+/**
+ * Counts the call against the context's limit for `operation`, per caller (user id), and refuses it with
+ * 429 once over: the same for calls through /trpc and through the REST adapter.
+ */
+export const rateLimited = (operation: keyof ProcedureRateLimits) =>
+  t.middleware(async ({ ctx, next }) => {
+    const verdict = await ctx.rateLimits?.[operation]?.(ctx.user?.id ?? "anonymous");
+    if (verdict?.limited) throw new TooManyRequestsError(verdict.retryAfterSeconds);
+    return next();
+  });

@@ -1,0 +1,245 @@
+// The rows of the authorization matrix (test/integration/authz-matrix.test.ts), written by hand from
+// docs/api.md#authentication: who may call each tRPC procedure, the records each cell's input names, and what a
+// success must have done; and, per REST route, its procedure and the contract's success status.
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { notifications, pushSubscriptions } from "../../db/schema/index.js";
+import { uniqueCohortNumber, type TestApp, type TestUser } from "./app.js";
+import { freshId, insertCohort, PUSH_KEYS, registeredPro, type Personas } from "./fixtures.js";
+import type { Json, ProcedurePath, WireOutput } from "./rest.js";
+
+/** Every kind of caller: no credentials, an expired session, a forged token, and three signed-in people. */
+export const PERSONAS = ["anonymous", "expired", "forged", "user", "other", "admin"] as const;
+export type Persona = (typeof PERSONAS)[number];
+
+/**
+ * Who may call: `admin` platform admins only; `user` any signed-in caller, on their own records;
+ * `owner` any signed-in caller, but the record named in the input must be theirs (403 `Access denied`).
+ */
+export type Access = "admin" | "user" | "owner";
+
+/** What a row prepares for one cell: the input, and checks of a successful answer's data. */
+export type Prepared<Data> = {
+  input?: Json;
+  // A method, so that a row of any procedure's output is a row of `unknown` output too.
+  after?(data: Data): Promise<void> | void;
+};
+/**
+ * `subject` owns the records the input names: the caller itself for `user` and `admin`, and the normal
+ * user for everyone else (`other` and the unauthenticated callers try someone else's real records).
+ */
+export type Cell = { as: Persona; subject: TestUser };
+export type ProcedureRow<Data = unknown> = { access: Access; prepare(cell: Cell): Promise<Prepared<Data>> };
+
+/** What the rows need from the test file: its app, its signed-in callers, and the push setup. */
+export type MatrixContext = {
+  app: TestApp;
+  callers: Personas;
+  /** A user no cell subscribes: the target of testPush, so no push ever leaves the process. */
+  quietUserId: string;
+  vapidPublicKey: string;
+};
+
+/** One row per tRPC procedure; its records are written fresh for every cell. */
+export function procedureRows(context: () => MatrixContext): { [P in ProcedurePath]: ProcedureRow<WireOutput<P>> } {
+  const db = () => context().app.db.db;
+
+  async function notificationOf(owner: TestUser) {
+    const { notification } = await context()
+      .app.caller(context().callers.admin)
+      .notifications.testInApp({ type: "system.matrix", title: "Matrix", targetUserId: owner.id });
+    return notification.id;
+  }
+
+  async function notificationRow(id: string) {
+    const [row] = await db().select().from(notifications).where(eq(notifications.id, id));
+    return row!;
+  }
+
+  const freshEndpoint = () => `https://push.invalid/${randomBytes(8).toString("hex")}`;
+
+  async function subscriptionOf(owner: TestUser) {
+    const { subscription } = await context().app.caller(owner).notifications.subscribe({ endpoint: freshEndpoint(), ...PUSH_KEYS });
+    return subscription;
+  }
+
+  /** markRead and remove: the caller's own notification changes; anyone else's is refused. */
+  const ownNotificationChange = (column: "readAt" | "deletedAt"): ProcedureRow<{ success: boolean }> => ({
+    access: "owner",
+    prepare: async ({ subject }) => {
+      const id = await notificationOf(subject);
+      return {
+        input: { id },
+        after: async (data) => {
+          expect(data).toEqual({ success: true });
+          expect((await notificationRow(id))[column]).not.toBeNull();
+        },
+      };
+    },
+  });
+
+  /**
+   * list and listSubscriptions: the subject's record (made by `recordOf`) is listed for the subject and never
+   * for `other`, whose list shows only its own.
+   */
+  const listsOwnOnly = <Data>(recordOf: (owner: TestUser) => Promise<string>, idsOf: (data: Data) => string[], input?: Json): ProcedureRow<Data> => ({
+    access: "user",
+    prepare: async ({ as, subject }) => {
+      const id = await recordOf(subject);
+      return {
+        ...(input ? { input } : {}),
+        after: (data) => {
+          const ids = idsOf(data);
+          // Someone else's record never shows; the caller's own does.
+          if (as === "other") expect(ids).not.toContain(id);
+          else expect(ids).toContain(id);
+        },
+      };
+    },
+  });
+
+  const none = async () => ({});
+
+  return {
+    "restriction.createCohort": {
+      access: "admin",
+      prepare: async () => ({ input: { cohortNumber: uniqueCohortNumber(), proIds: [freshId("pro")] } }),
+    },
+    "restriction.listCohorts": { access: "admin", prepare: none },
+    "restriction.checkGates": {
+      access: "admin",
+      prepare: async () => ({ input: { id: (await insertCohort(db())).id, responseRate: 1, comparisonsDone: 50, legalSignoff: true } }),
+    },
+    "restriction.activateCohort": {
+      access: "admin",
+      prepare: async () => ({ input: { id: (await insertCohort(db(), { passingCheck: true })).id } }),
+    },
+    "restriction.rollbackCohort": {
+      access: "admin",
+      prepare: async () => ({ input: { id: (await insertCohort(db())).id, reason: "matrix" } }),
+    },
+    "restriction.listActive": { access: "admin", prepare: none },
+    "restriction.getPro": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
+    "restriction.activatePro": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
+    "restriction.rollbackPro": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
+
+    "notifications.list": listsOwnOnly(notificationOf, (data) => data.notifications.map((n) => n.id), {}),
+    "notifications.unreadCount": {
+      access: "user",
+      prepare: async ({ as, subject }) => {
+        await notificationOf(subject);
+        // `other` never owns a notification: the subject's unread ones must not count for it.
+        return { after: (data) => (as === "other" ? expect(data).toEqual({ count: 0 }) : expect(data.count).toBeGreaterThan(0)) };
+      },
+    },
+    "notifications.markRead": ownNotificationChange("readAt"),
+    "notifications.markAllRead": {
+      access: "user",
+      prepare: async ({ as, subject }) => {
+        const id = await notificationOf(subject);
+        return {
+          input: {},
+          after: async (data) => {
+            if (as === "other") {
+              expect(data).toEqual({ updated: 0 });
+              expect((await notificationRow(id)).readAt).toBeNull();
+            } else {
+              expect(data.updated).toBeGreaterThan(0);
+              expect((await notificationRow(id)).readAt).not.toBeNull();
+            }
+          },
+        };
+      },
+    },
+    "notifications.remove": ownNotificationChange("deletedAt"),
+    "notifications.removeMany": {
+      access: "user",
+      prepare: async ({ as, subject }) => {
+        const id = await notificationOf(subject);
+        return {
+          input: { ids: [id] },
+          after: async (data) => {
+            // Someone else's ids are skipped, not deleted.
+            expect(data).toEqual({ deleted: as === "other" ? 0 : 1 });
+            expect((await notificationRow(id)).deletedAt === null).toBe(as === "other");
+          },
+        };
+      },
+    },
+    "notifications.listSubscriptions": listsOwnOnly(
+      async (owner) => (await subscriptionOf(owner)).id,
+      (data) => data.subscriptions.map((s) => s.id),
+    ),
+    "notifications.subscribe": {
+      access: "user",
+      prepare: async ({ as }) => ({
+        input: { endpoint: freshEndpoint(), ...PUSH_KEYS },
+        // The subscription is the caller's own, whoever they are.
+        after: (data) => expect(data.subscription.userId).toBe(context().callers[as as keyof Personas].id),
+      }),
+    },
+    "notifications.unsubscribe": {
+      access: "user",
+      prepare: async ({ as, subject }) => {
+        const { id, endpoint } = await subscriptionOf(subject);
+        return {
+          input: { endpoint },
+          after: async (data) => {
+            expect(data).toEqual({ success: true });
+            // Unsubscribing someone else's endpoint succeeds (idempotent) but leaves it active.
+            const [row] = await db().select().from(pushSubscriptions).where(eq(pushSubscriptions.id, id));
+            expect(row!.isActive).toBe(as === "other");
+          },
+        };
+      },
+    },
+    "notifications.vapidPublicKey": {
+      access: "user",
+      prepare: async () => ({ after: (data) => expect(data).toEqual({ publicKey: context().vapidPublicKey }) }),
+    },
+    "notifications.testInApp": {
+      access: "admin",
+      prepare: async ({ subject }) => ({ input: { type: "system.matrix", title: "Matrix", targetUserId: subject.id } }),
+    },
+    "notifications.testPush": {
+      access: "admin",
+      prepare: async () => ({
+        input: { type: "system.matrix", title: "Matrix", targetUserId: context().quietUserId },
+        after: (data) => expect(data).toMatchObject({ sent: 0, failed: 0 }),
+      }),
+    },
+    "notifications.testListSubscriptions": { access: "admin", prepare: none },
+    "notifications.testClearSubscriptions": { access: "admin", prepare: none },
+  };
+}
+
+const R = "/api/admin/restriction";
+const N = "/api/notifications";
+
+/** One row per REST route, naming its procedure and the contract's success status. */
+export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 201 }> = {
+  [`POST ${R}/cohorts`]: { procedure: "restriction.createCohort", status: 201 },
+  [`GET ${R}/cohorts`]: { procedure: "restriction.listCohorts", status: 200 },
+  [`POST ${R}/cohorts/:id/check-gates`]: { procedure: "restriction.checkGates", status: 201 },
+  [`POST ${R}/cohorts/:id/activate`]: { procedure: "restriction.activateCohort", status: 200 },
+  [`POST ${R}/cohorts/:id/rollback`]: { procedure: "restriction.rollbackCohort", status: 200 },
+  [`GET ${R}`]: { procedure: "restriction.listActive", status: 200 },
+  [`GET ${R}/:proId`]: { procedure: "restriction.getPro", status: 200 },
+  [`POST ${R}/:proId/activate`]: { procedure: "restriction.activatePro", status: 200 },
+  [`POST ${R}/:proId/rollback`]: { procedure: "restriction.rollbackPro", status: 200 },
+  [`GET ${N}`]: { procedure: "notifications.list", status: 200 },
+  [`GET ${N}/unread-count`]: { procedure: "notifications.unreadCount", status: 200 },
+  [`PATCH ${N}/read-all`]: { procedure: "notifications.markAllRead", status: 200 },
+  [`DELETE ${N}/bulk`]: { procedure: "notifications.removeMany", status: 200 },
+  [`GET ${N}/subscriptions`]: { procedure: "notifications.listSubscriptions", status: 200 },
+  [`POST ${N}/subscriptions`]: { procedure: "notifications.subscribe", status: 200 },
+  [`DELETE ${N}/subscriptions`]: { procedure: "notifications.unsubscribe", status: 200 },
+  [`GET ${N}/vapid-public-key`]: { procedure: "notifications.vapidPublicKey", status: 200 },
+  [`POST ${N}/test/in-app`]: { procedure: "notifications.testInApp", status: 200 },
+  [`POST ${N}/test/push`]: { procedure: "notifications.testPush", status: 200 },
+  [`GET ${N}/test/subscriptions`]: { procedure: "notifications.testListSubscriptions", status: 200 },
+  [`DELETE ${N}/test/subscriptions`]: { procedure: "notifications.testClearSubscriptions", status: 200 },
+  [`PATCH ${N}/:id/read`]: { procedure: "notifications.markRead", status: 200 },
+  [`DELETE ${N}/:id`]: { procedure: "notifications.remove", status: 200 },
+};

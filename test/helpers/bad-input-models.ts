@@ -1,0 +1,201 @@
+// The bad-input models: one row per REST route, saying which path parameters, body fields and query keys it
+// takes, and for each the values it must accept and the values it must refuse naming the field.
+import { randomUUID } from "node:crypto";
+import fc from "fast-check";
+import type { TestUser } from "./app.js";
+import {
+  bad,
+  badLate,
+  deepJson,
+  INT32_MAX,
+  j,
+  nonBlank,
+  PAGE_VALUES,
+  segments,
+  storable,
+  text,
+  times,
+  validOf,
+  type BodyModel,
+  type QueryModel,
+  type Segment,
+} from "./bad-input-arbitraries.js";
+import { keyOfLength } from "./fixtures.js";
+
+export const R = "/api/admin/restriction";
+export const N = "/api/notifications";
+
+/** The records generated requests name, so that some ids are real. */
+export type Pools = {
+  cohortIds: string[];
+  proIds: string[];
+  /** The admin's own notifications (the admin is the caller of every request). */
+  ownNotificationIds: string[];
+  /** The user's: the admin may not touch them through the inbox. */
+  othersNotificationIds: string[];
+};
+
+export type RouteModel = {
+  params?: Record<string, () => fc.Arbitrary<Segment>>;
+  body?: () => BodyModel;
+  query?: () => QueryModel;
+};
+
+/** The models by `METHOD path`; they read the pools and the people only when a test builds them. */
+export function routeModels(pools: Pools, people: () => { admin: TestUser; user: TestUser }): Record<string, RouteModel> {
+  const cohortId = () => segments(pools.cohortIds, true);
+  const notificationId = () => segments([...pools.ownNotificationIds, ...pools.othersNotificationIds], true);
+  const proId = () => segments(pools.proIds, false);
+  const validProId = text(200).filter((s) => nonBlank(s) && storable(s));
+  const categoryValue = fc.oneof(fc.constantFrom("messages", "leads", "reviews", "billing", "account", "system"), text(30));
+
+  /** `stored`: the fields that reach the database, where a NUL must be refused like any other bad value. */
+  const testNotification = (targets: () => string[], stored: string[]): BodyModel => {
+    const refused = (name: string, ...values: unknown[]) =>
+      stored.includes(name) ? bad(...values, "a\u0000b") : bad(...values);
+    return {
+      type: { required: true, valid: text(100).filter((s) => nonBlank(s) && storable(s)).map(j), invalid: refused("type", "", "   ", times("t", 101), 5, null, [], {}) },
+      title: { required: true, valid: text(200).filter((s) => nonBlank(s) && storable(s)).map(j), invalid: refused("title", "", "\t", times("t", 201), 5, null, ["t"]) },
+      targetUserId: {
+        required: true,
+        valid: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...targets()) }, { weight: 1, arbitrary: text(200).filter((s) => nonBlank(s) && storable(s)) }).map(j),
+        invalid: refused("targetUserId", "", " ", times("u", 201), 5, null, {}),
+      },
+      body: { valid: fc.oneof(fc.constant(null), text(2000).filter(storable)).map(j), invalid: refused("body", times("b", 2001), 5, [], {}, true) },
+      url: { valid: fc.oneof(fc.constant(null), text(2048).filter(storable), fc.webUrl()).map(j), invalid: bad(times("u", 2049), 5, [], true) },
+    };
+  };
+
+  return {
+    [`POST ${R}/cohorts`]: {
+      body: () => ({
+        cohortNumber: {
+          required: true,
+          valid: fc.oneof(fc.integer({ min: 1, max: INT32_MAX }).map(j), validOf(1, INT32_MAX)),
+          invalid: fc.oneof(bad(0, -1, 2 ** 31, 2 ** 31 + 1, 1.5, 1e308, "5", "", null, true, [], {}, [1]), fc.constant({ json: "1e400" })),
+        },
+        proIds: {
+          required: true,
+          valid: fc.oneof(
+            fc.uniqueArray(validProId, { minLength: 1, maxLength: 8 }).map(j),
+            fc.constant(j(Array.from({ length: 500 }, (_, i) => `p-${i}`))),
+          ),
+          invalid: fc.oneof(
+            bad([], "p", null, {}, { 0: "a" }, 5, [""], ["  "], ["a", "a"], [7], [null], [["a"]], [times("x", 201)], ["a\u0000b"]),
+            fc.constant({ json: j(Array.from({ length: 501 }, (_, i) => `p-${i}`)) }),
+            deepJson.filter((s) => s.startsWith("[")).map((json) => ({ json })),
+          ),
+        },
+      }),
+    },
+    [`GET ${R}/cohorts`]: {},
+    [`POST ${R}/cohorts/:id/check-gates`]: {
+      params: { id: cohortId },
+      body: () => ({
+        responseRate: {
+          valid: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }).map(j), validOf(0, 1, 0.6, 0.5999, null, 1e-300)),
+          invalid: fc.oneof(bad(-0.0001, 1.0001, -1, 2, 1e308, "0.7", "", true, [], {}), fc.constant({ json: "1e400" })),
+        },
+        comparisonsDone: {
+          valid: fc.oneof(fc.integer({ min: 0, max: INT32_MAX }).map(j), validOf(0, 49, 50, INT32_MAX, null)),
+          invalid: bad(-1, 2.5, 2 ** 31, -0.5, 1e20, "50", true, [], {}),
+        },
+        legalSignoff: { valid: validOf(true, false, null), invalid: bad("true", "false", 1, 0, "yes", [], {}) },
+      }),
+    },
+    [`POST ${R}/cohorts/:id/activate`]: { params: { id: cohortId } },
+    [`POST ${R}/cohorts/:id/rollback`]: {
+      params: { id: cohortId },
+      body: () => ({
+        reason: {
+          valid: fc.oneof(text(500).filter(storable).map(j), validOf(null, "", times("r", 500), times("\ud83d\ude00", 500))),
+          invalid: bad(times("r", 501), times("\ud83d\ude00", 501), 12, true, [], {}, "a\u0000b"),
+        },
+      }),
+    },
+    [`GET ${R}`]: {},
+    [`GET ${R}/:proId`]: { params: { proId } },
+    [`POST ${R}/:proId/activate`]: { params: { proId } },
+    [`POST ${R}/:proId/rollback`]: { params: { proId } },
+
+    [`GET ${N}`]: {
+      query: () => ({
+        category: { valid: categoryValue },
+        search: {
+          valid: text(200).filter((s) => storable(s) && s.length <= 200),
+          invalid: fc.oneof(fc.integer({ min: 201, max: 3000 }).map((n) => times("s", n)), fc.constant("a\u0000b")),
+        },
+        page: { valid: fc.oneof(fc.constantFrom(...PAGE_VALUES), fc.integer().map(String)) },
+        limit: { valid: fc.oneof(fc.constantFrom(...PAGE_VALUES), fc.integer().map(String)) },
+      }),
+    },
+    [`GET ${N}/unread-count`]: {},
+    [`PATCH ${N}/read-all`]: { query: () => ({ category: { valid: categoryValue } }) },
+    [`DELETE ${N}/bulk`]: {
+      body: () => ({
+        ids: {
+          required: true,
+          valid: fc.oneof(
+            fc.array(fc.oneof(fc.uuid(), fc.constantFrom(...pools.othersNotificationIds), text(100).filter(storable)), { minLength: 1, maxLength: 5 }).map(j),
+            fc.constant(j(Array.from({ length: 1000 }, () => randomUUID()))),
+          ),
+          invalid: fc.oneof(
+            bad([], "x", {}, 5, [1], [null], [times("x", 101)], [[]], null),
+            fc.constant({ json: j(Array.from({ length: 1001 }, () => randomUUID())) }),
+          ),
+        },
+      }),
+    },
+    [`GET ${N}/subscriptions`]: {},
+    [`POST ${N}/subscriptions`]: {
+      body: () => ({
+        endpoint: {
+          required: true,
+          valid: fc.oneof(
+            fc.constantFrom("https://push.invalid/admin-1", "https://push.invalid/a?b=c#d", "https://[::1]/x"),
+            text(40).filter(storable).map((s) => `https://push.invalid/${encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "x"))}`),
+          ).map(j),
+          invalid: fc.oneof(
+            bad("", "   ", 5, null, [], {}, `https://push.invalid/${times("a", 2049)}`, "https://push.invalid/a\u0000b"),
+            badLate(
+              "http://push.invalid/x",
+              "javascript:alert(1)",
+              "file:///etc/passwd",
+              "/relative",
+              "https://user:pass@push.invalid/x",
+              "not a url",
+              "ws://push.invalid/x",
+            ),
+          ),
+        },
+        p256dh: {
+          required: true,
+          valid: fc.uint8Array({ minLength: 65, maxLength: 65 }).map((b) => j(Buffer.from(b).toString("base64url"))),
+          invalid: bad("", "x", keyOfLength(64), keyOfLength(66), Buffer.alloc(65, 0xfb).toString("base64"), "====", 5, null, keyOfLength(65) + "\u0000"),
+        },
+        auth: {
+          required: true,
+          valid: fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => j(Buffer.from(b).toString("base64url"))),
+          invalid: bad("", "a", keyOfLength(15), keyOfLength(17), 5, null, [], "a\u0000"),
+        },
+      }),
+    },
+    [`DELETE ${N}/subscriptions`]: {
+      body: () => ({
+        endpoint: {
+          required: true,
+          valid: fc.oneof(fc.constantFrom("https://push.invalid/admin-1"), text(2048).filter((s) => nonBlank(s) && storable(s))).map(j),
+          invalid: bad("", " ", 5, null, [], times("e", 2049), "a\u0000b"),
+        },
+      }),
+    },
+    [`GET ${N}/vapid-public-key`]: {},
+    [`POST ${N}/test/in-app`]: { body: () => testNotification(() => [people().admin.id, people().user.id], ["type", "title", "targetUserId", "body"]) },
+    // Never the admin: only the admin subscribes, and no push may leave the process.
+    [`POST ${N}/test/push`]: { body: () => testNotification(() => [people().user.id], ["targetUserId"]) },
+    [`GET ${N}/test/subscriptions`]: {},
+    [`DELETE ${N}/test/subscriptions`]: {},
+    [`PATCH ${N}/:id/read`]: { params: { id: notificationId } },
+    [`DELETE ${N}/:id`]: { params: { id: notificationId } },
+  };
+}
