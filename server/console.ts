@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { AppError } from "./errors.js";
-import { sendError } from "./rest/adapter.js";
+import { sendError } from "./rest/errors.js";
 
 export const defaultConsoleDir = fileURLToPath(new URL("../console/dist", import.meta.url));
 
