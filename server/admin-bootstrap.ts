@@ -4,6 +4,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { users } from "../db/schema/index.js";
+import { recordAudit } from "./audit/record.js";
 import type { Auth } from "./auth.js";
 import { ConfigError, type BootstrapAdmin } from "./config.js";
 
@@ -25,6 +26,15 @@ export async function ensureBootstrapAdmin(db: Db, auth: Auth, admin: BootstrapA
     try {
       const { user } = await auth.api.createUser({
         body: { email: admin.email, password: admin.password, name: admin.name, role: "admin" },
+      });
+      // The first event of the trail: the admin made itself. better-auth writes the account in a
+      // transaction of its own, so the event follows it.
+      const after = { id: user.id, email: admin.email, name: admin.name, role: "admin" };
+      await recordAudit(db, { actor: { id: user.id, email: admin.email }, requestId: null }, {
+        action: "admin.bootstrap",
+        target: { type: "user", id: user.id },
+        before: null,
+        after,
       });
       return { userId: user.id, email: admin.email, created: true };
     } catch (err) {

@@ -19,18 +19,21 @@ export type Context = Services & {
   session: SessionInfo | null;
   /** The caller's user-agent header, stored with push subscriptions. */
   userAgent: string | null;
+  /** The request's id (x-request-id), kept with the audit events it causes. */
+  requestId: string | null;
 };
 
 /** A context without HTTP: tests and scripts call procedures with it through createCaller. */
 export function createContextInner(
   services: Services,
-  caller: { user?: SessionUser | null; session?: SessionInfo | null; userAgent?: string | null } = {},
+  caller: { user?: SessionUser | null; session?: SessionInfo | null; userAgent?: string | null; requestId?: string | null } = {},
 ): Context {
   return {
     ...services,
     user: caller.user ?? null,
     session: caller.session ?? (caller.user ? { id: "inner", expiresAt: new Date(Date.now() + 3_600_000) } : null),
     userAgent: caller.userAgent ?? null,
+    requestId: caller.requestId ?? null,
   };
 }
 
@@ -43,6 +46,7 @@ export function contextFactory(services: Services, auth: Auth) {
       user: resolved?.user ?? null,
       session: resolved?.session ?? null,
       userAgent: request.headers["user-agent"] ?? null,
+      requestId: request.id,
     });
   };
 }

@@ -58,7 +58,7 @@ export const validationError = (message: string, details?: FieldIssue[]) =>
 
 export const forbidden = (message = "Access denied") => new AppError("FORBIDDEN", message);
 
-export function zodDetails(error: ZodError): FieldIssue[] {
+export function zodDetails(error: Pick<ZodError, "issues">): FieldIssue[] {
   return error.issues.map((issue) => ({
     field: issue.path.length ? issue.path.map(String).join(".") : "(body)",
     message: issue.message,

@@ -4,7 +4,7 @@
 import { callTRPCProcedure } from "@trpc/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Context } from "../context.js";
-import { validationError } from "../errors.js";
+import { validationError, zodDetails } from "../errors.js";
 import { appRouter, inputSchemaOf } from "../routers/index.js";
 import { sendError } from "./errors.js";
 import { readQuery, type QueryInput } from "./query.js";
@@ -44,6 +44,24 @@ function procedureInput(route: RestRoute, request: FastifyRequest): { input: unk
   }
 }
 
+/**
+ * With repeated query keys, the input is checked once with each later value standing in for its key's
+ * first, and every field any of them gets wrong is named at once (the procedure then parses the input).
+ */
+function refuseBadRepeats(route: RestRoute, input: unknown, repeats: QueryInput["repeats"]): void {
+  const schema = inputSchemaOf(route.procedure);
+  if (!schema || !repeats.length) return;
+  const candidates = [input, ...repeats.map((repeat) => ({ ...(input as object), ...repeat }))];
+  const issues = candidates.flatMap((candidate) => schema.safeParse(candidate).error?.issues ?? []);
+  const seen = new Set<string>();
+  const distinct = issues.filter((issue) => {
+    const key = `${issue.path.join(".")}|${issue.message}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+  // As the procedure's own parse would answer (error-mapper.ts), with every candidate's issues.
+  if (distinct.length) throw validationError("Invalid input", zodDetails({ issues: distinct }));
+}
+
 export function registerRestRoutes(
   app: FastifyInstance,
   routes: readonly RestRoute[],
@@ -64,7 +82,7 @@ export function registerRestRoutes(
             // Read where the procedure parses its input, after its access checks: a later value of a repeated
             // query key is refused as the first one would be, though only the first one counts.
             getRawInput: async () => {
-              for (const repeat of repeats) inputSchemaOf(route.procedure)?.parse(repeat);
+              refuseBadRepeats(route, input, repeats);
               return input;
             },
             signal: undefined,

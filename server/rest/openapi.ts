@@ -6,6 +6,9 @@ import { restRoutes, type RestRoute } from "./routes.js";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
 
+const tagOf = (path: string) =>
+  path.startsWith("/api/admin/restriction") ? "Restriction administration" : path.startsWith("/api/admin/audit") ? "Audit" : "Notifications";
+
 const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 
 function inputSchema(route: RestRoute): JsonSchema | null {
@@ -54,7 +57,7 @@ function operation(route: RestRoute) {
   return {
     operationId: route.procedure,
     summary: route.summary,
-    tags: [route.path.startsWith("/api/admin/restriction") ? "Restriction administration" : "Notifications"],
+    tags: [tagOf(route.path)],
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
@@ -100,7 +103,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes) 
         "Restriction administration for platform admins and per-user notifications. Sign up or sign in at " +
         "`/api/auth/sign-up/email` or `/api/auth/sign-in/email` and send the returned token as `Authorization: Bearer <token>`.",
     },
-    tags: [{ name: "Restriction administration" }, { name: "Notifications" }],
+    tags: [{ name: "Restriction administration" }, { name: "Notifications" }, { name: "Audit" }],
     paths,
     components: {
       securitySchemes: {

@@ -1,8 +1,12 @@
 // The REST edge's reading of a query string. Procedures take plain values, so what is particular to query
 // strings is settled here: a key given more than once (Fastify gives an array), and numbers sent as text.
 
-/** How a query value is read for the procedure: as text, or as a number. */
-export type QueryField = "text" | "number";
+/**
+ * How a query value is read for the procedure: as text; as a number, where text that is not one is left
+ * out (the procedure's default applies, as the inbox's page and limit want); or as a strict number, where
+ * such text is passed on as text for the procedure to refuse (400).
+ */
+export type QueryField = "text" | "number" | "strict-number";
 
 /** A number from query text; blank, non-numeric and infinite text is none (the field is left out). */
 export function queryNumber(text: string): number | undefined {
@@ -13,6 +17,8 @@ export function queryNumber(text: string): number | undefined {
 const readers: Record<QueryField, (text: string) => string | number | undefined> = {
   text: (text) => text,
   number: queryNumber,
+  // Blank text too: `?limit=` is a bad value, not an absent one.
+  "strict-number": (text) => queryNumber(text) ?? text,
 };
 
 type Fields = Record<string, string | number>;

@@ -9,9 +9,9 @@ import type { QueryField } from "./query.js";
 
 type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
-/** The query field that reads a value of type T: "number" for a number, "text" for a string. */
+/** The query field that reads a value of type T: "number" or "strict-number" for a number, "text" for a string. */
 type QueryFieldFor<T> = [Exclude<T, undefined>] extends [number]
-  ? "number"
+  ? "number" | "strict-number"
   : [Exclude<T, undefined>] extends [string]
     ? "text"
     : never;
@@ -80,6 +80,21 @@ export const restrictionRoutes = [
     summary: "Record a prerequisite gate check for a cohort",
   },
   {
+    method: "GET",
+    path: `${RESTRICTION}/cohorts/:id/checks`,
+    procedure: "restriction.listGateChecks",
+    input: "path",
+    summary: "List a cohort's gate checks, newest first",
+  },
+  {
+    method: "GET",
+    path: `${RESTRICTION}/cohorts/:id/preview`,
+    procedure: "restriction.previewCohort",
+    input: "query",
+    query: { id: "text", action: "text" },
+    summary: "Preview what activating or rolling back a cohort would do to each pro's flag (writes nothing)",
+  },
+  {
     method: "POST",
     path: `${RESTRICTION}/cohorts/:id/activate`,
     procedure: "restriction.activateCohort",
@@ -105,6 +120,13 @@ export const restrictionRoutes = [
     procedure: "restriction.getPro",
     input: "path",
     summary: "Read one pro's restriction status",
+  },
+  {
+    method: "GET",
+    path: `${RESTRICTION}/:proId/history`,
+    procedure: "restriction.proHistory",
+    input: "path",
+    summary: "Every change of one pro's flag, per pro or by a cohort, newest first, with who made it",
   },
   {
     method: "POST",
@@ -224,4 +246,24 @@ export const notificationRoutes = [
   },
 ] satisfies RestRoute[];
 
-export const restRoutes: readonly RestRoute[] = [...restrictionRoutes, ...notificationRoutes];
+export const auditRoutes = [
+  {
+    method: "GET",
+    path: "/api/admin/audit",
+    procedure: "audit.list",
+    input: "query",
+    query: {
+      action: "text",
+      targetType: "text",
+      targetId: "text",
+      actorId: "text",
+      since: "text",
+      until: "text",
+      limit: "strict-number",
+      cursor: "text",
+    },
+    summary: "The audit log of admin changes, newest first, filtered and paged by cursor",
+  },
+] satisfies RestRoute[];
+
+export const restRoutes: readonly RestRoute[] = [...restrictionRoutes, ...notificationRoutes, ...auditRoutes];

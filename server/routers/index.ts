@@ -1,12 +1,14 @@
 import type { AnyTRPCQueryProcedure, inferRouterInputs } from "@trpc/server";
 import type { z } from "zod";
 import { createCallerFactory, router } from "../trpc/index.js";
+import { auditInputs, auditRouter } from "./audit/router.js";
 import { notificationInputs, notificationsRouter } from "./notifications/router.js";
 import { restrictionInputs, restrictionRouter } from "./restriction/router.js";
 
 export const appRouter = router({
   restriction: restrictionRouter,
   notifications: notificationsRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;
@@ -37,6 +39,7 @@ export type IsQuery<P extends ProcedurePath> = At<AppRouter, P> extends AnyTRPCQ
 const inputsByRouter = {
   restriction: restrictionInputs,
   notifications: notificationInputs,
+  audit: auditInputs,
 } satisfies Record<keyof inferRouterInputs<AppRouter>, Record<string, z.ZodType>>;
 
 const inputSchemas = new Map(

@@ -123,6 +123,19 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
     "restriction.getPro": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
     "restriction.activatePro": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
     "restriction.rollbackPro": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
+    "restriction.listGateChecks": {
+      access: "admin",
+      prepare: async () => ({ input: { id: (await insertCohort(db(), { passingCheck: true })).id }, after: (data) => expect(data).toHaveLength(1) }),
+    },
+    "restriction.previewCohort": {
+      access: "admin",
+      prepare: async () => ({
+        input: { id: (await insertCohort(db())).id, action: "activate" },
+        after: (data) => expect(data.turnOn).toHaveLength(2),
+      }),
+    },
+    "restriction.proHistory": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
+    "audit.list": { access: "admin", prepare: async () => ({ input: { limit: 1 }, after: (data) => expect(data.events.length).toBeLessThanOrEqual(1) }) },
 
     "notifications.list": listsOwnOnly(notificationOf, (data) => data.notifications.map((n) => n.id), {}),
     "notifications.unreadCount": {
@@ -225,7 +238,11 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`POST ${R}/cohorts/:id/activate`]: { procedure: "restriction.activateCohort", status: 200 },
   [`POST ${R}/cohorts/:id/rollback`]: { procedure: "restriction.rollbackCohort", status: 200 },
   [`GET ${R}`]: { procedure: "restriction.listActive", status: 200 },
+  [`GET ${R}/cohorts/:id/checks`]: { procedure: "restriction.listGateChecks", status: 200 },
+  [`GET ${R}/cohorts/:id/preview`]: { procedure: "restriction.previewCohort", status: 200 },
   [`GET ${R}/:proId`]: { procedure: "restriction.getPro", status: 200 },
+  [`GET ${R}/:proId/history`]: { procedure: "restriction.proHistory", status: 200 },
+  [`GET /api/admin/audit`]: { procedure: "audit.list", status: 200 },
   [`POST ${R}/:proId/activate`]: { procedure: "restriction.activatePro", status: 200 },
   [`POST ${R}/:proId/rollback`]: { procedure: "restriction.rollbackPro", status: 200 },
   [`GET ${N}`]: { procedure: "notifications.list", status: 200 },

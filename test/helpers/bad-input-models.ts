@@ -20,6 +20,8 @@ import {
   type QueryModel,
   type Segment,
 } from "./bad-input-arbitraries.js";
+import { auditActions, auditTargetTypes } from "../../db/schema/index.js";
+import { encodeCursor } from "../../server/routers/audit/cursor.js";
 import { keyOfLength } from "./fixtures.js";
 
 export const R = "/api/admin/restriction";
@@ -63,6 +65,26 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       },
       body: { valid: fc.oneof(fc.constant(null), text(2000).filter(storable)).map(j), invalid: refused("body", times("b", 2001), 5, [], {}, true) },
       url: { valid: fc.oneof(fc.constant(null), text(2048).filter(storable), fc.webUrl()).map(j), invalid: bad(times("u", 2049), 5, [], true) },
+    };
+  };
+
+  const auditQuery = (): QueryModel => {
+    const exactText = (valid: fc.Arbitrary<string>, invalid: fc.Arbitrary<string>) => ({ exact: true, valid, invalid });
+    const enumOf = (values: readonly string[]) => exactText(fc.constantFrom(...values), fc.constantFrom("", "nope", values[0]!.toUpperCase(), `${values[0]} `));
+    const id = exactText(text(200).filter((s) => nonBlank(s) && storable(s)), fc.constantFrom("", times("i", 201), "a\u0000b"));
+    const instant = exactText(
+      fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.constantFrom("", "yesterday", "2026-11-21", "2026-13-01T00:00:00Z", "1700000000", "2026-11-21T10:00:00"),
+    );
+    return {
+      action: enumOf(auditActions),
+      targetType: enumOf(auditTargetTypes),
+      targetId: id,
+      actorId: id,
+      since: instant,
+      until: instant,
+      limit: exactText(fc.integer({ min: 1, max: 200 }).map(String), fc.constantFrom("", "0", "201", "1.5", "-1", "abc", "1e3")),
+      cursor: exactText(fc.integer({ min: 1, max: 1e9 }).map(encodeCursor), fc.constantFrom("", "not a cursor!", "c2Vx", times("c", 101))),
     };
   };
 
@@ -114,7 +136,21 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       }),
     },
     [`GET ${R}`]: {},
+    [`GET ${R}/cohorts/:id/checks`]: { params: { id: cohortId } },
+    [`GET ${R}/cohorts/:id/preview`]: {
+      params: { id: cohortId },
+      query: () => ({
+        action: {
+          required: true,
+          exact: true,
+          valid: fc.constantFrom("activate", "rollback"),
+          invalid: fc.constantFrom("", "ACTIVATE", "delete", "activate ", "%zz", "a\u0000b"),
+        },
+      }),
+    },
     [`GET ${R}/:proId`]: { params: { proId } },
+    [`GET ${R}/:proId/history`]: { params: { proId } },
+    [`GET /api/admin/audit`]: { query: auditQuery },
     [`POST ${R}/:proId/activate`]: { params: { proId } },
     [`POST ${R}/:proId/rollback`]: { params: { proId } },
 

@@ -10,6 +10,8 @@ export const GUARDED_TABLES = [
   "pro_restriction_status",
   "notifications",
   "push_subscriptions",
+  "audit_events",
+  "pro_flag_changes",
 ] as const;
 
 export type GuardedTable = (typeof GUARDED_TABLES)[number];

@@ -1,9 +1,9 @@
 // Cohort activate and rollback as transactions: a constant number of statements whatever the cohort
 // size, all-or-nothing when a statement fails part-way, and a consistent end state under concurrency.
 import { randomBytes } from "node:crypto";
-import { eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { proRestrictionStatus, restrictionCohorts } from "../../db/schema/index.js";
+import { proFlagChanges, proRestrictionStatus, restrictionCohorts } from "../../db/schema/index.js";
 import { useTestApp } from "../helpers/app.js";
 import { adminRestrictionApi, newProIds, passedCohort, type RestrictionApi as Api } from "../helpers/fixtures.js";
 
@@ -72,7 +72,8 @@ describe("restriction transactions", () => {
 
     /**
      * Runs `op` on a 1-pro and on a 500-pro cohort (each first taken through `before`), expects the
-     * same 1 to 3 statements for both, and returns the large cohort's stored pro statuses.
+     * same 1 to 5 statements for both (the cohort row, the pros' statuses locked, the flags, the cohort
+     * updated, the audit event with each pro's history row), and returns the large cohort's stored statuses.
      */
     async function expectConstantStatements(op: Op, before: Op[] = []) {
       const api = await adminApi();
@@ -83,7 +84,11 @@ describe("restriction transactions", () => {
       const forLarge = await statementsOf(() => op(api, large.cohort.id));
       expect(forLarge.length).toBe(forSmall.length);
       expect(forLarge.length).toBeGreaterThan(0);
-      expect(forLarge.length).toBeLessThanOrEqual(3);
+      expect(forLarge.length).toBeLessThanOrEqual(5);
+      // The history of every pro was written by those statements too, pointing at one audit event.
+      const history = await t().db.db.select().from(proFlagChanges).where(inArray(proFlagChanges.proId, large.proIds)).orderBy(asc(proFlagChanges.id));
+      const latest = history.filter((h) => h.auditEventId === history.at(-1)!.auditEventId);
+      expect(latest).toHaveLength(500);
       const statuses = await storedStatuses(large.proIds);
       // Every pro was written by those statements.
       expect(statuses).toHaveLength(500);

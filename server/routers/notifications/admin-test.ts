@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { notifications, pushSubscriptions, users } from "../../../db/schema/index.js";
 import { notFound, VapidNotConfiguredError } from "../../errors.js";
+import { auditSource, recordAudit } from "../../audit/record.js";
 import type { HandlerArgs } from "../types.js";
 import { categoryOf } from "../../../db/categories.js";
 import type { TestNotificationInput } from "./schemas.js";
@@ -20,18 +21,23 @@ export async function createTestNotification({
   input,
 }: HandlerArgs<TestNotificationInput>): Promise<{ notification: NotificationView }> {
   await requireUser(ctx.db, input.targetUserId);
-  const [row] = await ctx.db
-    .insert(notifications)
-    .values({
-      userId: input.targetUserId,
-      eventType: input.type,
-      category: categoryOf(input.type),
-      title: input.title,
-      body: input.body,
-      data: input.url ? JSON.stringify({ url: input.url }) : null,
-    })
-    .returning();
-  return { notification: toNotificationView(row!) };
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(notifications)
+      .values({
+        userId: input.targetUserId,
+        eventType: input.type,
+        category: categoryOf(input.type),
+        title: input.title,
+        body: input.body,
+        data: input.url ? JSON.stringify({ url: input.url }) : null,
+      })
+      .returning();
+    const notification = toNotificationView(row!);
+    const target = { type: "user", id: input.targetUserId } as const;
+    await recordAudit(tx, auditSource(ctx), { action: "notification.test_in_app", target, before: null, after: notification });
+    return { notification };
+  });
 }
 
 export type PushResult = {
@@ -59,19 +65,22 @@ export async function sendTestPush({ ctx, input }: HandlerArgs<TestNotificationI
   const outcomes = await ctx.push.send(targets, { title: input.title, body: input.body, url: input.url });
 
   const goneIds = outcomes.filter((o) => o.gone).map((o) => o.subscriptionId);
-  if (goneIds.length) {
-    await ctx.db
-      .update(pushSubscriptions)
-      .set({ isActive: false, updatedAt: sql`now()` })
-      .where(inArray(pushSubscriptions.id, goneIds));
-  }
   const sent = outcomes.filter((o) => o.ok).length;
-  return {
+  const result: PushResult = {
     sent,
     failed: outcomes.length - sent,
     deactivated: goneIds.length,
-    results: outcomes.map(({ gone: _gone, ...result }) => result),
+    results: outcomes.map(({ gone: _gone, ...outcome }) => outcome),
   };
+  // The pushes have left by now; what they did to the subscriptions and its record are one transaction.
+  await ctx.db.transaction(async (tx) => {
+    if (goneIds.length) {
+      await tx.update(pushSubscriptions).set({ isActive: false, updatedAt: sql`now()` }).where(inArray(pushSubscriptions.id, goneIds));
+    }
+    const target = { type: "user", id: input.targetUserId } as const;
+    await recordAudit(tx, auditSource(ctx), { action: "notification.test_push", target, before: null, after: result });
+  });
+  return result;
 }
 
 export type AdminSubscription = PushSubscription & { userName: string; userEmail: string };

@@ -2,7 +2,8 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { pushSubscriptions } from "../../../db/schema/index.js";
 import { validationError } from "../../errors.js";
-import type { AuthedContext, HandlerArgs } from "../types.js";
+import { auditSource, recordAudit } from "../../audit/record.js";
+import type { HandlerArgs } from "../types.js";
 import type { SubscribeInput, UnsubscribeInput } from "./schemas.js";
 
 export type PushSubscription = typeof pushSubscriptions.$inferSelect;
@@ -53,23 +54,34 @@ export async function subscribe({ ctx, input }: HandlerArgs<SubscribeInput>): Pr
   return { subscription: subscription! };
 }
 
-/** Deactivates the user's active subscriptions: the one with `endpoint`, or all of them. */
-async function deactivate(ctx: AuthedContext, endpoint?: string): Promise<{ success: true }> {
+/** Idempotent: an endpoint the caller has no active subscription for changes nothing and still succeeds. */
+export async function unsubscribe({ ctx, input }: HandlerArgs<UnsubscribeInput>): Promise<{ success: true }> {
   await ctx.db
     .update(pushSubscriptions)
     .set({ isActive: false, updatedAt: sql`now()` })
     .where(
-      and(
-        eq(pushSubscriptions.userId, ctx.user.id),
-        eq(pushSubscriptions.isActive, true),
-        endpoint === undefined ? undefined : eq(pushSubscriptions.endpoint, endpoint),
-      ),
+      and(eq(pushSubscriptions.userId, ctx.user.id), eq(pushSubscriptions.isActive, true), eq(pushSubscriptions.endpoint, input.endpoint)),
     );
   return { success: true };
 }
 
-/** Idempotent: an endpoint the caller has no active subscription for changes nothing and still succeeds. */
-export const unsubscribe = ({ ctx, input }: HandlerArgs<UnsubscribeInput>) => deactivate(ctx, input.endpoint);
-
-/** The admin test endpoint clears the caller's own subscriptions, not everyone's. */
-export const deactivateOwnSubscriptions = ({ ctx }: HandlerArgs) => deactivate(ctx);
+/**
+ * The admin test endpoint clears the caller's own subscriptions, not everyone's; the audit event lists the
+ * ids it deactivated.
+ */
+export async function deactivateOwnSubscriptions({ ctx }: HandlerArgs): Promise<{ success: true }> {
+  return ctx.db.transaction(async (tx) => {
+    const cleared = await tx
+      .update(pushSubscriptions)
+      .set({ isActive: false, updatedAt: sql`now()` })
+      .where(and(eq(pushSubscriptions.userId, ctx.user.id), eq(pushSubscriptions.isActive, true)))
+      .returning({ id: pushSubscriptions.id });
+    await recordAudit(tx, auditSource(ctx), {
+      action: "subscriptions.clear",
+      target: { type: "user", id: ctx.user.id },
+      before: { activeSubscriptionIds: cleared.map((s) => s.id) },
+      after: { activeSubscriptionIds: [] },
+    });
+    return { success: true };
+  });
+}

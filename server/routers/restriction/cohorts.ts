@@ -1,12 +1,15 @@
-// Cohort handlers: create, list, gate checks, gated activation and rollback.
-import { asc, eq, getTableColumns, sql } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import type { Db } from "../../../db/client.js";
+// Cohort handlers: create, list, gate checks, gated activation and rollback. Every change writes its audit
+// event in its own transaction (docs/api.md#audit-trail).
+import { asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import type { AnyPgColumn, PgUpdateSetSource } from "drizzle-orm/pg-core";
+import type { Db, DbOrTx } from "../../../db/client.js";
 import { sqlState } from "../../../db/errors.js";
 import { communicationLogs, gateChecks, restrictionCohorts } from "../../../db/schema/index.js";
 import { AppError, notFound, validationError } from "../../errors.js";
-import { isUuid, type HandlerArgs } from "../types.js";
-import { activationBlocker, evaluateGates } from "./gates.js";
+import { auditSource, newAuditEventId, recordAudit } from "../../audit/record.js";
+import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
+import { lockStatuses, recordFlagChanges } from "./flags.js";
+import { activationBlocker, evaluateGates, type GateResult } from "./gates.js";
 import { upsertRestriction } from "./pros.js";
 import type { CheckGatesInput, CreateCohortInput, RollbackCohortInput } from "./schemas.js";
 
@@ -17,11 +20,14 @@ export type GateCheck = Omit<typeof gateChecks.$inferSelect, "seq">;
 
 export async function createCohort({ ctx, input }: HandlerArgs<CreateCohortInput>): Promise<Cohort> {
   try {
-    const [cohort] = await ctx.db
-      .insert(restrictionCohorts)
-      .values({ cohortNumber: input.cohortNumber, proIds: input.proIds })
-      .returning();
-    return cohort!;
+    return await ctx.db.transaction(async (tx) => {
+      const [cohort] = await tx
+        .insert(restrictionCohorts)
+        .values({ cohortNumber: input.cohortNumber, proIds: input.proIds })
+        .returning();
+      await recordAudit(tx, auditSource(ctx), { action: "cohort.create", target: { type: "cohort", id: cohort!.id }, before: null, after: cohort });
+      return cohort!;
+    });
   } catch (err) {
     if (sqlState(err) === "23505") {
       throw new AppError("CONFLICT", `Cohort number ${input.cohortNumber} already exists`);
@@ -59,11 +65,20 @@ export async function checkGates({ ctx, input }: HandlerArgs<CheckGatesInput>): 
     logLive: await isCommunicationLogLive(ctx.db),
     legalSignoff: input.legalSignoff ?? false,
   };
-  const [check] = await ctx.db
-    .insert(gateChecks)
-    .values({ cohortId: cohort.id, ...inputs, ...evaluateGates(inputs) })
-    .returning(gateCheckColumns);
-  return check!;
+  return ctx.db.transaction(async (tx) => {
+    const [check] = await tx
+      .insert(gateChecks)
+      .values({ cohortId: cohort.id, ...inputs, ...evaluateGates(inputs) })
+      .returning(gateCheckColumns);
+    await recordAudit(tx, auditSource(ctx), { action: "cohort.check_gates", target: { type: "cohort", id: cohort.id }, before: null, after: check });
+    return check!;
+  });
+}
+
+/** A cohort's gate checks, newest first (the console's history of a cohort). */
+export async function listGateChecks({ ctx, input }: HandlerArgs<{ id: string }>): Promise<GateCheck[]> {
+  const cohort = await findCohort(ctx.db, input.id);
+  return ctx.db.select(gateCheckColumns).from(gateChecks).where(eq(gateChecks.cohortId, cohort.id)).orderBy(desc(gateChecks.seq));
 }
 
 /**
@@ -76,50 +91,81 @@ const ofLatestGateCheck = <C extends AnyPgColumn>(column: C) =>
     select gc.${sql.identifier(column.name)} from ${gateChecks} gc
     where gc.cohort_id = ${restrictionCohorts}.id order by gc.seq desc limit 1)`;
 
+/** The cohort and its latest gate check (null when none was run), read in one statement. */
+export async function cohortWithLatestCheck(db: DbOrTx, id: string, options: { lock: boolean }) {
+  const query = db
+    .select({
+      cohort: restrictionCohorts,
+      allGatesMet: ofLatestGateCheck(gateChecks.allGatesMet),
+      blockedBy: ofLatestGateCheck(gateChecks.blockedBy),
+    })
+    .from(restrictionCohorts)
+    .where(eq(restrictionCohorts.id, id));
+  const [row] = await (options.lock ? query.for("update") : query);
+  if (!row) throw notFound("Cohort", id);
+  // all_gates_met is NOT NULL, so null here means that no check has been run.
+  const latestCheck: GateResult | null = row.allGatesMet === null ? null : { allGatesMet: row.allGatesMet, blockedBy: row.blockedBy };
+  return { cohort: row.cohort, latestCheck };
+}
+
+type CohortChange = {
+  action: "cohort.activate" | "cohort.rollback";
+  restrictionActive: boolean;
+  set: PgUpdateSetSource<typeof restrictionCohorts>;
+  reason: string | null;
+};
+
 /**
- * One transaction: lock the cohort row (concurrent activate/rollback of it queue up), read its latest
- * gate check in the same statement, flag every pro in one statement, then update the cohort.
+ * The rest of an activation or rollback once the cohort row is locked: lock the pros' statuses, flag every
+ * pro in one statement, update the cohort, and record the audit event with each pro's change in one more.
+ * Five statements in all, whether the cohort has 1 pro or 500.
+ */
+async function applyCohortChange(tx: DbOrTx, ctx: AuthedContext, before: Cohort, change: CohortChange): Promise<Cohort> {
+  const statuses = await lockStatuses(tx, before.proIds);
+  await upsertRestriction(tx, before.proIds, change.restrictionActive, before.id);
+  const [after] = await tx.update(restrictionCohorts).set(change.set).where(eq(restrictionCohorts.id, before.id)).returning();
+  const event = { id: newAuditEventId(), action: change.action, target: { type: "cohort", id: before.id }, before, after, reason: change.reason } as const;
+  await recordFlagChanges(tx, auditSource(ctx), event, {
+    proIds: before.proIds,
+    restrictionActive: change.restrictionActive,
+    before: statuses,
+    via: "cohort",
+    cohortId: before.id,
+  });
+  return after!;
+}
+
+/**
+ * One transaction: lock the cohort row and read its latest gate check in the same statement (concurrent
+ * activations and rollbacks of it queue up), refuse when the gates say so, then apply the change.
  */
 export async function activateCohort({ ctx, input }: HandlerArgs<{ id: string }>): Promise<Cohort> {
   if (!isUuid(input.id)) throw notFound("Cohort", input.id);
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({
-        proIds: restrictionCohorts.proIds,
-        allGatesMet: ofLatestGateCheck(gateChecks.allGatesMet),
-        blockedBy: ofLatestGateCheck(gateChecks.blockedBy),
-      })
-      .from(restrictionCohorts)
-      .where(eq(restrictionCohorts.id, input.id))
-      .for("update");
-    if (!row) throw notFound("Cohort", input.id);
-    // all_gates_met is NOT NULL, so null here means that no check has been run.
-    const latest = row.allGatesMet === null ? null : { allGatesMet: row.allGatesMet, blockedBy: row.blockedBy };
-    const blocker = activationBlocker(latest);
+    const { cohort, latestCheck } = await cohortWithLatestCheck(tx, input.id, { lock: true });
+    const blocker = activationBlocker(latestCheck);
     if (blocker) throw validationError(blocker);
-
-    await upsertRestriction(tx, row.proIds, true, input.id);
-    const [cohort] = await tx
-      .update(restrictionCohorts)
-      .set({ status: "active", activatedAt: sql`now()` })
-      .where(eq(restrictionCohorts.id, input.id))
-      .returning();
-    return cohort!;
+    return applyCohortChange(tx, ctx, cohort, {
+      action: "cohort.activate",
+      restrictionActive: true,
+      set: { status: "active", activatedAt: sql`now()` },
+      reason: null,
+    });
   });
 }
 
-/** One transaction: the UPDATE locks and returns the cohort, then every pro is cleared in one statement. */
+/** One transaction: lock the cohort row, then apply the change; any status may be rolled back. */
 export async function rollbackCohort({ ctx, input }: HandlerArgs<RollbackCohortInput>): Promise<Cohort> {
   if (!isUuid(input.id)) throw notFound("Cohort", input.id);
   const reason = input.reason?.trim() ? input.reason : null;
   return ctx.db.transaction(async (tx) => {
-    const [cohort] = await tx
-      .update(restrictionCohorts)
-      .set({ status: "rolled_back", rollbackAt: sql`now()`, rollbackReason: reason })
-      .where(eq(restrictionCohorts.id, input.id))
-      .returning();
+    const [cohort] = await tx.select().from(restrictionCohorts).where(eq(restrictionCohorts.id, input.id)).for("update");
     if (!cohort) throw notFound("Cohort", input.id);
-    await upsertRestriction(tx, cohort.proIds, false, cohort.id);
-    return cohort;
+    return applyCohortChange(tx, ctx, cohort, {
+      action: "cohort.rollback",
+      restrictionActive: false,
+      set: { status: "rolled_back", rollbackAt: sql`now()`, rollbackReason: reason },
+      reason,
+    });
   });
 }

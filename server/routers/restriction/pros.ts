@@ -1,9 +1,11 @@
 // Per-pro restriction flags: read, list the active ones, and the ungated opt-in / ops-override switch.
 import { asc, eq, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "../../../db/client.js";
+import type { DbOrTx } from "../../../db/client.js";
 import { proRestrictionStatus, pros } from "../../../db/schema/index.js";
 import { notFound } from "../../errors.js";
-import type { HandlerArgs } from "../types.js";
+import { auditSource, newAuditEventId } from "../../audit/record.js";
+import type { AuthedContext, HandlerArgs } from "../types.js";
+import { lockStatuses, recordFlagChanges } from "./flags.js";
 
 export type ProStatus = {
   proId: string;
@@ -58,12 +60,24 @@ export async function getProStatus({ ctx, input }: HandlerArgs<{ proId: string }
   return status ?? { proId: input.proId, restrictionActive: false };
 }
 
-async function setProFlag(db: Db, proId: string, restrictionActive: boolean): Promise<ProStatus> {
-  const [pro] = await db.select({ id: pros.id }).from(pros).where(eq(pros.id, proId));
-  if (!pro) throw notFound("Pro", proId);
-  const [status] = await upsertRestriction(db, [proId], restrictionActive, null).returning();
-  return status!;
+/** One transaction: the pro must be registered; its status is locked, written, and the change audited. */
+async function setProFlag(ctx: AuthedContext, proId: string, restrictionActive: boolean): Promise<ProStatus> {
+  return ctx.db.transaction(async (tx) => {
+    const [pro] = await tx.select({ id: pros.id }).from(pros).where(eq(pros.id, proId));
+    if (!pro) throw notFound("Pro", proId);
+    const statuses = await lockStatuses(tx, [proId]);
+    const [status] = await upsertRestriction(tx, [proId], restrictionActive, null).returning();
+    const event = {
+      id: newAuditEventId(),
+      action: restrictionActive ? "pro.activate" : "pro.rollback",
+      target: { type: "pro", id: proId },
+      before: statuses.get(proId) ?? null,
+      after: status,
+    } as const;
+    await recordFlagChanges(tx, auditSource(ctx), event, { proIds: [proId], restrictionActive, before: statuses, via: "pro", cohortId: null });
+    return status!;
+  });
 }
 
-export const activatePro = ({ ctx, input }: HandlerArgs<{ proId: string }>) => setProFlag(ctx.db, input.proId, true);
-export const rollbackPro = ({ ctx, input }: HandlerArgs<{ proId: string }>) => setProFlag(ctx.db, input.proId, false);
+export const activatePro = ({ ctx, input }: HandlerArgs<{ proId: string }>) => setProFlag(ctx, input.proId, true);
+export const rollbackPro = ({ ctx, input }: HandlerArgs<{ proId: string }>) => setProFlag(ctx, input.proId, false);

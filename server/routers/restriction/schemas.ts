@@ -80,6 +80,12 @@ export const proIdInput = z.object({
   proId: proId.meta({ description: "The pro's id, 1 to 200 characters.", examples: ["pro-0001"] }),
 });
 
+export const previewCohortInput = cohortIdInput.extend({
+  action: z
+    .enum(["activate", "rollback"], { error: (issue) => (issue.input === undefined ? "is required" : "must be activate or rollback") })
+    .meta({ description: "The action to preview: activate or rollback", examples: ["activate"] }),
+});
+
 export type CreateCohortInput = z.infer<typeof createCohortInput>;
 export type CheckGatesInput = z.infer<typeof checkGatesInput>;
 export type RollbackCohortInput = z.infer<typeof rollbackCohortInput>;

@@ -1,0 +1,42 @@
+// Inputs of the audit procedures: the filters of GET /api/admin/audit (docs/api.md#audit-trail).
+import { z } from "zod";
+import { auditActions, auditTargetTypes } from "../../../db/schema/index.js";
+import { storableText } from "../text.js";
+import { decodeCursor } from "./cursor.js";
+
+const id = (what: string, example: string) =>
+  storableText().min(1).max(200, "must be at most 200 characters").optional().meta({ description: what, examples: [example] });
+const instant = (what: string) =>
+  z.iso
+    .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z" })
+    .optional()
+    .meta({ description: what, examples: ["2026-11-21T10:00:00.000Z"] });
+
+export const DEFAULT_AUDIT_LIMIT = 50;
+export const MAX_AUDIT_LIMIT = 200;
+
+export const listAuditInput = z
+  .object({
+    action: z.enum(auditActions).optional().meta({ description: "Only events of this action", examples: ["cohort.activate"] }),
+    targetType: z.enum(auditTargetTypes).optional().meta({ description: "Only events about this kind of record", examples: ["cohort"] }),
+    targetId: id("Only events about the record with this id (a cohort id, pro id or user id)", "pro-0001"),
+    actorId: id("Only events made by the user with this id", "8fJ3kQ2mVx"),
+    since: instant("Only events at or after this instant"),
+    until: instant("Only events at or before this instant"),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_AUDIT_LIMIT)
+      .optional()
+      .meta({ description: `Events per page, 1 to ${MAX_AUDIT_LIMIT} (default ${DEFAULT_AUDIT_LIMIT})`, examples: [50] }),
+    cursor: z
+      .string()
+      .max(100)
+      .refine((cursor) => decodeCursor(cursor) !== null, "is not a cursor from this log")
+      .optional()
+      .meta({ description: "The nextCursor of the previous page; omitted for the newest events", examples: ["c2VxOjQy"] }),
+  })
+  .default({});
+
+export type ListAuditInput = z.infer<typeof listAuditInput>;

@@ -1,0 +1,40 @@
+// A pro's history (docs/api.md#pro-history): every write of its flag, per pro or by a cohort, newest
+// first, with the flag before, the cohort and who did it. One query over the pro's index range.
+import { desc, eq } from "drizzle-orm";
+import { auditEvents, proFlagChanges, restrictionCohorts } from "../../../db/schema/index.js";
+import type { HandlerArgs } from "../types.js";
+
+export type ProFlagChange = {
+  at: Date;
+  restrictionActive: boolean;
+  previous: boolean;
+  via: "pro" | "cohort";
+  cohortId: string | null;
+  cohortNumber: number | null;
+  actor: { id: string; email: string };
+  auditEventId: string;
+};
+
+export async function proHistory({ ctx, input }: HandlerArgs<{ proId: string }>): Promise<{ proId: string; changes: ProFlagChange[] }> {
+  const rows = await ctx.db
+    .select({
+      at: proFlagChanges.at,
+      restrictionActive: proFlagChanges.restrictionActive,
+      previous: proFlagChanges.previous,
+      via: proFlagChanges.via,
+      cohortId: proFlagChanges.cohortId,
+      cohortNumber: restrictionCohorts.cohortNumber,
+      actorId: auditEvents.actorId,
+      actorEmail: auditEvents.actorEmail,
+      auditEventId: proFlagChanges.auditEventId,
+    })
+    .from(proFlagChanges)
+    .innerJoin(auditEvents, eq(auditEvents.id, proFlagChanges.auditEventId))
+    .leftJoin(restrictionCohorts, eq(restrictionCohorts.id, proFlagChanges.cohortId))
+    .where(eq(proFlagChanges.proId, input.proId))
+    .orderBy(desc(proFlagChanges.id));
+  return {
+    proId: input.proId,
+    changes: rows.map(({ actorId, actorEmail, ...change }) => ({ ...change, actor: { id: actorId, email: actorEmail } })),
+  };
+}

@@ -1,0 +1,33 @@
+// The impact preview (docs/api.md#impact-preview): what activating or rolling back a cohort would do,
+// read from the tables and judged by impactOf (impact.ts). It writes nothing.
+import { and, arrayOverlaps, eq, inArray, ne } from "drizzle-orm";
+import { proRestrictionStatus, pros, restrictionCohorts } from "../../../db/schema/index.js";
+import { notFound } from "../../errors.js";
+import { isUuid, type HandlerArgs } from "../types.js";
+import { cohortWithLatestCheck } from "./cohorts.js";
+import { impactOf, type CohortAction, type Impact } from "./impact.js";
+
+export async function previewCohort({ ctx, input }: HandlerArgs<{ id: string; action: CohortAction }>): Promise<Impact> {
+  if (!isUuid(input.id)) throw notFound("Cohort", input.id);
+  const { cohort, latestCheck } = await cohortWithLatestCheck(ctx.db, input.id, { lock: false });
+  const ids = cohort.proIds;
+  const [flags, known, otherActiveCohorts] = await Promise.all([
+    ctx.db
+      .select({ proId: proRestrictionStatus.proId, restrictionActive: proRestrictionStatus.restrictionActive })
+      .from(proRestrictionStatus)
+      .where(inArray(proRestrictionStatus.proId, ids)),
+    ctx.db.select({ id: pros.id }).from(pros).where(inArray(pros.id, ids)),
+    ctx.db
+      .select({ id: restrictionCohorts.id, proIds: restrictionCohorts.proIds })
+      .from(restrictionCohorts)
+      .where(and(eq(restrictionCohorts.status, "active"), ne(restrictionCohorts.id, cohort.id), arrayOverlaps(restrictionCohorts.proIds, ids))),
+  ]);
+  return impactOf({
+    action: input.action,
+    cohort,
+    latestCheck,
+    flags: new Map(flags.map((f) => [f.proId, f.restrictionActive])),
+    knownPros: new Set(known.map((p) => p.id)),
+    otherActiveCohorts,
+  });
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { NO_GATE_CHECK_MESSAGE } from "../../server/routers/restriction/gates.js";
+import { impactOf, type ImpactFacts } from "../../server/routers/restriction/impact.js";
+
+const facts = (overrides: Partial<ImpactFacts> = {}): ImpactFacts => ({
+  action: "activate",
+  cohort: { id: "c1", proIds: ["a", "b", "c", "d"] },
+  latestCheck: { allGatesMet: true, blockedBy: null },
+  flags: new Map([
+    ["a", true],
+    ["b", false],
+  ]),
+  knownPros: new Set(["a", "b", "c"]),
+  otherActiveCohorts: [],
+  ...overrides,
+});
+
+describe("impactOf: what a cohort action would do", () => {
+  it("activate: switches on every pro that is off or has no status, leaves the ones already on", () => {
+    expect(impactOf(facts())).toEqual({
+      action: "activate",
+      cohortId: "c1",
+      blockedBy: null,
+      turnOn: ["b", "c", "d"],
+      turnOff: [],
+      unchanged: ["a"],
+      unknownPros: ["d"],
+      alsoInOtherActiveCohorts: [],
+    });
+  });
+
+  it("rollback: switches off the pros that are on; never blocked", () => {
+    const impact = impactOf(facts({ action: "rollback", latestCheck: null }));
+    expect(impact).toMatchObject({ blockedBy: null, turnOn: [], turnOff: ["a"], unchanged: ["b", "c", "d"] });
+  });
+
+  it("activate says exactly what activation would answer when it is blocked", () => {
+    expect(impactOf(facts({ latestCheck: null })).blockedBy).toBe(NO_GATE_CHECK_MESSAGE);
+    expect(impactOf(facts({ latestCheck: { allGatesMet: false, blockedBy: "legal_signoff missing" } })).blockedBy).toBe(
+      "Activation blocked by unmet gates: legal_signoff missing",
+    );
+  });
+
+  it("names the other active cohorts that hold a pro, in the cohort's pro order, ignoring itself", () => {
+    const impact = impactOf(
+      facts({
+        otherActiveCohorts: [
+          { id: "c9", proIds: ["c", "a", "z"] },
+          { id: "c1", proIds: ["a", "b"] },
+          { id: "c3", proIds: ["a"] },
+        ],
+      }),
+    );
+    expect(impact.alsoInOtherActiveCohorts).toEqual([
+      { proId: "a", cohortIds: ["c3", "c9"] },
+      { proId: "c", cohortIds: ["c9"] },
+    ]);
+  });
+
+  it("splits every pro exactly once", () => {
+    for (const action of ["activate", "rollback"] as const) {
+      const impact = impactOf(facts({ action }));
+      expect([...impact.turnOn, ...impact.turnOff, ...impact.unchanged].sort()).toEqual(["a", "b", "c", "d"]);
+    }
+  });
+});
