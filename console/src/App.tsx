@@ -2,6 +2,7 @@
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { ErrorNotice } from "./components/ErrorNotice.js";
 import { useSession } from "./session.js";
+import { AuditLog } from "./views/AuditLog.js";
 import { CohortPage } from "./views/CohortPage.js";
 import { Cohorts } from "./views/Cohorts.js";
 import { ProLookup } from "./views/ProLookup.js";
@@ -11,6 +12,7 @@ import { TestSender } from "./views/TestSender.js";
 const sections = [
   { href: "/cohorts", label: "Cohorts" },
   { href: "/pros", label: "Pro lookup" },
+  { href: "/audit", label: "Audit log" },
   { href: "/test-sender", label: "Test sender" },
 ];
 
@@ -40,6 +42,7 @@ function Views() {
       <Route path="/cohorts" component={Cohorts} />
       <Route path="/cohorts/:id">{(params) => <CohortPage id={params.id} />}</Route>
       <Route path="/pros/:proId?">{(params) => <ProLookup proId={params.proId} />}</Route>
+      <Route path="/audit" component={AuditLog} />
       <Route path="/test-sender" component={TestSender} />
       <Route>
         <Redirect to="/cohorts" replace />

@@ -5,12 +5,15 @@ import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { StatusBadge } from "../components/StatusBadge.js";
 import { Time } from "../components/Time.js";
+import { CohortActions } from "./CohortActions.js";
 import { GateCheckForm } from "./GateCheckForm.js";
+import { GateCheckHistory } from "./GateCheckHistory.js";
 
 export function CohortPage({ id }: { id: string }) {
   // There is no single-cohort procedure: the list is small (cohorts by number) and already cached.
   const cohorts = useQuery(trpc.restriction.listCohorts.queryOptions());
   const cohort = cohorts.data?.find((c) => c.id === id);
+  const cohortNumbers = new Map((cohorts.data ?? []).map((c) => [c.id, c.cohortNumber]));
 
   if (cohorts.isPending) return <p aria-busy="true">Loading cohort…</p>;
   if (cohorts.isError) return <ErrorNotice error={cohorts.error} />;
@@ -63,7 +66,9 @@ export function CohortPage({ id }: { id: string }) {
           </ul>
         </details>
       </section>
+      <CohortActions cohort={cohort} cohortNumbers={cohortNumbers} />
       <GateCheckForm cohortId={cohort.id} />
+      <GateCheckHistory cohortId={cohort.id} />
     </>
   );
 }

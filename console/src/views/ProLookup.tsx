@@ -1,10 +1,11 @@
-// A pro's restriction status, looked up by id.
+// A pro's restriction status and the history of its flag, looked up by id.
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useLocation } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Time } from "../components/Time.js";
+import { ProHistory } from "./ProHistory.js";
 
 export function ProLookup({ proId }: { proId?: string }) {
   const [, navigate] = useLocation();
@@ -26,12 +27,14 @@ export function ProLookup({ proId }: { proId?: string }) {
         </button>
       </form>
       {proId && <ProStatus key={proId} proId={proId} />}
+      {proId && <ProHistory key={`history-${proId}`} proId={proId} />}
     </>
   );
 }
 
 function ProStatus({ proId }: { proId: string }) {
   const status = useQuery(trpc.restriction.getPro.queryOptions({ proId }));
+  const cohorts = useQuery(trpc.restriction.listCohorts.queryOptions());
   if (status.isPending) return <p aria-busy="true">Loading {proId}…</p>;
   if (status.isError) return <ErrorNotice error={status.error} />;
   const pro = status.data;
@@ -46,7 +49,15 @@ function ProStatus({ proId }: { proId: string }) {
       {"updatedAt" in pro ? (
         <dl className="facts">
           <dt>Set by</dt>
-          <dd>{pro.cohortId ? <Link href={`/cohorts/${pro.cohortId}`}>a cohort</Link> : "per pro"}</dd>
+          <dd>
+            {pro.cohortId ? (
+              <Link href={`/cohorts/${pro.cohortId}`}>
+                cohort {cohorts.data?.find((c) => c.id === pro.cohortId)?.cohortNumber ?? pro.cohortId}
+              </Link>
+            ) : (
+              "per pro"
+            )}
+          </dd>
           <dt>Updated</dt>
           <dd>
             <Time value={pro.updatedAt} />
