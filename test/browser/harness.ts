@@ -14,8 +14,11 @@ const SCREENSHOTS = fileURLToPath(new URL("./screenshots/", import.meta.url));
 export type ConsoleHarness = {
   app(): TestApp;
   page(): Page;
-  /** Saves the page as test/browser/screenshots/<db>-<name>.png and returns the path. */
-  screenshot(name: string): Promise<string>;
+  /**
+   * Saves the page as test/browser/screenshots/<db>-<name>.png and returns the path: the whole page, or
+   * with `viewport` what is on screen (a modal dialog and its backdrop cover only that).
+   */
+  screenshot(name: string, options?: { viewport?: boolean }): Promise<string>;
   /** Console errors and uncaught exceptions the page reported so far. */
   pageProblems: string[];
 };
@@ -55,9 +58,9 @@ export function useConsole(): ConsoleHarness {
   return {
     app: () => need(testApp, "app"),
     page: () => need(page, "page"),
-    async screenshot(name) {
+    async screenshot(name, options = {}) {
       const path = `${SCREENSHOTS}${testDbKind()}-${name}.png`;
-      await need(page, "page").screenshot({ path, fullPage: true });
+      await need(page, "page").screenshot({ path, fullPage: !options.viewport });
       return path;
     },
     pageProblems,
