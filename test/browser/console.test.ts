@@ -53,6 +53,10 @@ describe.skipIf(!chromiumFound())("operator console", () => {
       buffer: Buffer.from("proId\npro-b001\npro-b002\npro-b003\npro-b004,pro-b005\n"),
     });
     await page.getByText("5 pro ids from cohort.csv").waitFor();
+    // A refusal shows the service's own message.
+    await page.getByLabel("Cohort number").fill("900");
+    await page.getByRole("button", { name: "Create cohort 900" }).click();
+    await page.getByRole("alert").getByText("Cohort number 900 already exists").waitFor();
     await page.getByLabel("Cohort number").fill("7");
     await page.getByRole("button", { name: "Create cohort 7" }).click();
     await page.getByRole("heading", { name: /^Cohort 7/ }).waitFor();

@@ -70,7 +70,13 @@ export function TestSender() {
           <button type="submit" className="primary" disabled={pending}>
             Send in-app
           </button>
-          <button type="button" className="primary" disabled={pending} onClick={() => send("push")()}>
+          <button
+            type="button"
+            className="primary"
+            disabled={pending}
+            // The same required fields as the form's submit button: the browser names what is missing.
+            onClick={(e) => e.currentTarget.form?.reportValidity() && send("push")()}
+          >
             Send push
           </button>
         </div>
