@@ -39,6 +39,23 @@ describe.skipIf(!chromiumFound())("operator console", () => {
     await h.screenshot("01-cohorts");
   });
 
+  test("the keyboard reaches every section and focus is visible", async () => {
+    const page = h.page();
+    await page.getByRole("link", { name: "Cohorts", exact: true }).focus();
+    await page.keyboard.press("Tab");
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      return { text: el.textContent, outline: getComputedStyle(el).outlineStyle };
+    });
+    expect(focused).toEqual({ text: "Pro lookup", outline: "solid" });
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Pro lookup" }).waitFor();
+    await page.getByRole("link", { name: "pro-b001" }).waitFor();
+    await h.screenshot("01b-keyboard-focus");
+    await page.getByRole("link", { name: "Cohorts", exact: true }).click();
+    await page.getByRole("heading", { name: "Cohorts", exact: true }).waitFor();
+  });
+
   test("a CSV upload is checked before sending, then creates the cohort", async () => {
     const page = h.page();
     const upload = page.getByLabel("Or upload a CSV file");

@@ -26,6 +26,7 @@ export function ProLookup({ proId }: { proId?: string }) {
           Look up
         </button>
       </form>
+      {!proId && <ActivePros />}
       {proId && <ProStatus key={proId} proId={proId} />}
       {proId && <ProHistory key={`history-${proId}`} proId={proId} />}
     </>
@@ -66,6 +67,32 @@ function ProStatus({ proId }: { proId: string }) {
       ) : (
         <p className="empty">The restriction was never set for this pro.</p>
       )}
+    </section>
+  );
+}
+
+const SHOWN = 200;
+
+/** Before a lookup: the pros whose restriction is on now, by id. */
+function ActivePros() {
+  const active = useQuery(trpc.restriction.listActive.queryOptions());
+  if (active.isPending) return <p aria-busy="true">Loading the restricted pros…</p>;
+  if (active.isError) return <ErrorNotice error={active.error} />;
+  return (
+    <section className="card" aria-labelledby="active-pros-title">
+      <h2 id="active-pros-title">Restricted now ({active.data.length})</h2>
+      {active.data.length === 0 ? (
+        <p className="empty">No pro has the restriction on.</p>
+      ) : (
+        <ul className="id-grid">
+          {active.data.slice(0, SHOWN).map((pro) => (
+            <li key={pro.proId}>
+              <Link href={`/pros/${encodeURIComponent(pro.proId)}`}>{pro.proId}</Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {active.data.length > SHOWN && <p className="hint">The first {SHOWN} by id; look the others up by id.</p>}
     </section>
   );
 }
