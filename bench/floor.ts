@@ -70,15 +70,9 @@ function whole(value: unknown, fallback: number): number {
   return Number.isFinite(n) ? n : fallback;
 }
 
-function parseData(text: string | null): Record<string, unknown> | null {
-  if (text === null) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
+/** postgres.js parses jsonb; the API shows objects only. */
+const dataObject = (value: unknown): Record<string, unknown> | null =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 
 /** Escapes LIKE wildcards so the search is a literal substring, as the product's is. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -92,7 +86,7 @@ type ListRow = {
   category: string;
   title: string;
   body: string | null;
-  data: string | null;
+  data: unknown;
   date_created: Date;
   read_at: Date | null;
 };
@@ -145,7 +139,7 @@ export function buildFloor(options: { databaseUrl: string; poolSize: number; aut
           body: r.body,
           dateCreated: r.date_created,
           readAt: r.read_at,
-          data: parseData(r.data),
+          data: dataObject(r.data),
         })),
       total,
       unread_count: rows[0]?.unread ?? 0,

@@ -6,7 +6,7 @@ import { createDb } from "../db/client.js";
 import { createContextInner } from "../server/context.js";
 import { createPushService } from "../server/push/sender.js";
 import { createCaller } from "../server/routers/index.js";
-import { makeSubscriber, type LocalPushService } from "../test/helpers/push-service.js";
+import { makeSubscriber, type LocalPushService } from "../tools/local-push-service.js";
 import { FLOOR_ACTIVATE_SQL } from "./floor.js";
 import type { Seeded } from "./seed.js";
 

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import webpush from "web-push";
-import { startPushService, type LocalPushService } from "../test/helpers/push-service.js";
+import { startPushService, type LocalPushService } from "../tools/local-push-service.js";
 import { createBenchDatabase, type BenchDatabase } from "./database.js";
 import { explainHotQueries, formatExplained } from "./explain.js";
 import { measureCohortActivation, measurePushFanOut, type ActivationResult, type PushResult } from "./inprocess.js";

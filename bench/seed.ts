@@ -104,7 +104,7 @@ export async function seedBase(sql: postgres.Sql, databaseUrl: string, secret: s
  * through the table (every total/hotRows-th row, as a user's notifications arrive among everyone else's),
  * the other users share the rest. Ids are random UUIDs; dateCreated rises with the row number.
  * Per row, from a hash of its number: 8 event types over the 6 categories, 70 % read, 2 % soft-deleted,
- * 5 % with "refund" in the body (the search scenario), half with a url in data, 1 % with unparseable data.
+ * 5 % with "refund" in the body (the search scenario), half with a url in data, 1 % with data that is not an object.
  */
 export async function seedNotifications(
   sql: postgres.Sql,
@@ -130,8 +130,8 @@ export async function seedNotifications(
         case when h.b % 20 = 0 then 'Your refund for invoice ' || (i % 9973) || ' is on its way'
              when h.b % 4 = 1 then null
              else 'Details about item ' || (i % 997) || ' are waiting for you in the app' end,
-        case when h.d % 100 = 0 then 'not json'
-             when h.d % 2 = 0 then '{"url":"https://app.example.test/n/' || i || '"}'
+        case when h.d % 100 = 0 then '"not an object"'::jsonb
+             when h.d % 2 = 0 then jsonb_build_object('url', 'https://app.example.test/n/' || i)
              else null end,
         now() - make_interval(secs => ${total}::int - i),
         case when h.r % 10 < 7 then now() - make_interval(secs => ${total}::int - i) + interval '1 hour' end,

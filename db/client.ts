@@ -33,8 +33,8 @@ export type DbOptions = {
 export type DbHandle = {
   db: Db;
   driver: "postgres" | "pglite";
-  /** Applies the committed migrations; safe to call on every start. */
-  migrate(): Promise<void>;
+  /** Applies the committed migrations (or those of another folder); safe to call on every start. */
+  migrate(folder?: string): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -59,7 +59,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     return {
       db,
       driver: "postgres",
-      migrate: () => migratePostgres(db, { migrationsFolder }),
+      migrate: (folder = migrationsFolder) => migratePostgres(db, { migrationsFolder: folder }),
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -71,7 +71,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
   return {
     db,
     driver: "pglite",
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    migrate: (folder = migrationsFolder) => migratePglite(db, { migrationsFolder: folder }),
     close: () => client.close(),
   };
 }

@@ -71,7 +71,7 @@ try {
         ...n,
         userId: owner.id,
         category: categoryOf(n.eventType),
-        data: url ? JSON.stringify({ url }) : null,
+        data: url ? { url } : null,
       })),
     );
   }

@@ -16,6 +16,7 @@ import { registerConsole } from "./console.js";
 import { contextFactory } from "./context.js";
 import { toAppError } from "./error-mapper.js";
 import { AppError, TooManyRequestsError } from "./errors.js";
+import { registerIdempotency } from "./idempotency.js";
 import type { PushService } from "./push/sender.js";
 import { createRateLimiter, type Window } from "./rate-limit.js";
 import { registerRestRoutes } from "./rest/adapter.js";
@@ -153,7 +154,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(cors, {
     origin: deps.config.corsOrigins.length ? deps.config.corsOrigins : false,
     credentials: true,
-    exposedHeaders: ["set-auth-token", "x-request-id"],
+    exposedHeaders: ["set-auth-token", "x-request-id", "idempotent-replayed"],
   });
 
   app.setErrorHandler((err: FastifyError, _request, reply) => sendError(reply, fromFastifyError(err)));
@@ -161,6 +162,7 @@ export async function buildApp(deps: AppDeps) {
   // Security headers on every answer; the API reference page only loads its own scripts and styles.
   await app.register(helmet);
   await registerRateLimits(app, limits);
+  registerIdempotency(app, { db: deps.db, auth: deps.auth });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`)),
   );

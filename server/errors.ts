@@ -43,6 +43,19 @@ export class VapidNotConfiguredError extends AppError {
   }
 }
 
+/** An Idempotency-Key used again with another request: a VALIDATION_ERROR answered with 422. */
+export class IdempotencyKeyReusedError extends AppError {
+  constructor() {
+    super("VALIDATION_ERROR", "Idempotency-Key was used with a different request", [
+      { field: "Idempotency-Key", message: "already used with another method, path or body" },
+    ]);
+  }
+
+  override get status(): number {
+    return 422;
+  }
+}
+
 /** Over a rate limit: 429, and an answer that says when to try again. */
 export class TooManyRequestsError extends AppError {
   constructor(readonly retryAfterSeconds: number) {

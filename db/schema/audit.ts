@@ -2,9 +2,9 @@
 // transaction as the change; the database refuses UPDATE and DELETE on it (migration 0002's trigger).
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { isOneOf } from "./checks.js";
 
 const tz = { withTimezone: true } as const;
-const inList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 
 export const auditActions = [
   "cohort.create",
@@ -41,8 +41,8 @@ export const auditEvents = pgTable(
     requestId: text("request_id"),
   },
   (t) => [
-    check("audit_events_action_valid", sql`${t.action} in (${inList(auditActions)})`),
-    check("audit_events_target_type_valid", sql`${t.targetType} in (${inList(auditTargetTypes)})`),
+    check("audit_events_action_valid", isOneOf(t.action, auditActions)),
+    check("audit_events_target_type_valid", isOneOf(t.targetType, auditTargetTypes)),
     // One index per filter of GET /api/admin/audit, each ending in seq for the newest-first cursor.
     index("audit_events_action_idx").on(t.action, t.seq.desc()),
     index("audit_events_target_idx").on(t.targetType, t.targetId, t.seq.desc()),
@@ -50,6 +50,8 @@ export const auditEvents = pgTable(
     index("audit_events_at_idx").on(t.at),
   ],
 );
+
+export const flagChangeVias = ["pro", "cohort"] as const;
 
 /**
  * Every write of a pro's restriction flag, per pro or by a cohort, with the flag before it: a pro's
@@ -64,12 +66,12 @@ export const proFlagChanges = pgTable(
     at: timestamp("at", tz).notNull().defaultNow(),
     restrictionActive: boolean("restriction_active").notNull(),
     previous: boolean("previous").notNull(),
-    via: text("via", { enum: ["pro", "cohort"] }).notNull(),
+    via: text("via", { enum: flagChangeVias }).notNull(),
     cohortId: uuid("cohort_id"),
     auditEventId: uuid("audit_event_id").notNull(),
   },
   (t) => [
-    check("pro_flag_changes_via_valid", sql`${t.via} in ('pro', 'cohort')`),
+    check("pro_flag_changes_via_valid", isOneOf(t.via, flagChangeVias)),
     index("pro_flag_changes_pro_idx").on(t.proId, t.id.desc()),
   ],
 );

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { CATEGORIES } from "../categories.js";
+import { isOneOf } from "./checks.js";
 import { users } from "./auth.js";
 
 const tz = { withTimezone: true } as const;
@@ -15,13 +17,14 @@ export const notifications = pgTable(
     category: text("category").notNull(),
     title: text("title").notNull(),
     body: text("body"),
-    /** Raw JSON text; the API parses it into `data`. */
-    data: text("data"),
+    /** Extra data of the notification (the admin test endpoint stores `{url}`); the API shows objects only. */
+    data: jsonb("data"),
     dateCreated: timestamp("date_created", tz).notNull().defaultNow(),
     readAt: timestamp("read_at", tz),
     deletedAt: timestamp("deleted_at", tz),
   },
   (t) => [
+    check("notifications_category_valid", isOneOf(t.category, CATEGORIES)),
     // The inbox: newest first, per user, optionally per category; deleted rows never listed.
     index("notifications_inbox_idx")
       .on(t.userId, t.dateCreated.desc(), t.id.desc())

@@ -12,6 +12,8 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
+import { isOneOf } from "./checks.js";
+
 const tz = { withTimezone: true } as const;
 
 export const cohortStatuses = ["pending", "active", "rolled_back"] as const;
@@ -38,7 +40,7 @@ export const restrictionCohorts = pgTable(
   },
   (t) => [
     check("restriction_cohorts_number_positive", sql`${t.cohortNumber} > 0`),
-    check("restriction_cohorts_status_valid", sql`${t.status} in ('pending', 'active', 'rolled_back')`),
+    check("restriction_cohorts_status_valid", isOneOf(t.status, cohortStatuses)),
     // The impact preview finds the other active cohorts that hold any of a cohort's pros.
     index("restriction_cohorts_active_pros_idx").using("gin", t.proIds).where(sql`${t.status} = 'active'`),
   ],

@@ -2,6 +2,7 @@
 // zod input schemas, so the reference cannot drift from what the adapter serves.
 import { z } from "zod";
 import { inputSchemaOf } from "../routers/index.js";
+import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from "../idempotency-key.js";
 import { restRoutes, type RestRoute } from "./routes.js";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -18,6 +19,28 @@ function inputSchema(route: RestRoute): JsonSchema | null {
   delete json.$schema;
   return json;
 }
+
+const IDEMPOTENCY_KEY_DESCRIPTION =
+  "Optional; makes the request safe to retry (docs/api.md#safe-retries). 1 to 255 visible ASCII characters, " +
+  "per caller, kept 24 hours. A repeat with the same key, method, path and body answers the first answer's " +
+  "status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another " +
+  "request is 422, while the first still runs 409. A first answer of 5xx is not kept.";
+
+/** The optional header of every write (server/idempotency.ts). */
+const idempotencyKeyParameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description: IDEMPOTENCY_KEY_DESCRIPTION,
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source, description: IDEMPOTENCY_KEY_DESCRIPTION },
+};
+
+const replayedHeader = {
+  "Idempotent-Replayed": {
+    description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key",
+    schema: { const: "true" },
+  },
+};
 
 /** Splits a procedure's input into path parameters and the part that comes from the query or body. */
 function operation(route: RestRoute) {
@@ -54,6 +77,9 @@ function operation(route: RestRoute) {
     };
   }
   const status = String(route.status ?? 200);
+  const retriable = takesIdempotencyKey(route.method, route.path);
+  if (retriable) parameters.push(idempotencyKeyParameter);
+  const errorCodes = ["400", "401", "403", "404", "409", ...(retriable ? ["422"] : []), "413", "429", "500", "503"];
   return {
     operationId: route.procedure,
     summary: route.summary,
@@ -64,10 +90,11 @@ function operation(route: RestRoute) {
     responses: {
       [status]: {
         description: "Success",
+        ...(retriable ? { headers: replayedHeader } : {}),
         content: { "application/json": { schema: { $ref: "#/components/schemas/Success" } } },
       },
       ...Object.fromEntries(
-        ["400", "401", "403", "404", "409", "413", "429", "500", "503"].map((code) => [
+        errorCodes.map((code) => [
           code,
           { $ref: `#/components/responses/E${code}` },
         ]),
@@ -81,7 +108,8 @@ const errorResponses: Record<string, string> = {
   "401": "UNAUTHORIZED: no, bad or expired session",
   "403": "FORBIDDEN: not a platform admin, or another user's record",
   "404": "NOT_FOUND: the named record does not exist",
-  "409": "CONFLICT: the record already exists (e.g. a cohortNumber in use)",
+  "409": "CONFLICT: the record already exists (e.g. a cohortNumber in use), or a request with the same Idempotency-Key is still running",
+  "422": "VALIDATION_ERROR: the Idempotency-Key was already used with another method, path or body",
   "413": "PAYLOAD_TOO_LARGE: the body is over the size limit",
   "429": "TOO_MANY_REQUESTS",
   "500": "INTERNAL_ERROR (generic message)",

@@ -13,12 +13,14 @@ export type TestDb = DbHandle & {
 
 export const testDbKind = (): "pglite" | "postgres" => (process.env.TEST_DB === "postgres" ? "postgres" : "pglite");
 
-export async function openTestDb(): Promise<TestDb> {
+/** `migrated: false`: an empty database, for tests of the migrations themselves. */
+export async function openTestDb(options: { migrated?: boolean } = {}): Promise<TestDb> {
+  const migrated = options.migrated ?? true;
   const queries: string[] = [];
   const onQuery = (query: string) => void queries.push(query);
   if (testDbKind() === "pglite") {
     const handle = await createDb({ pgliteDir: "memory://", onQuery });
-    await handle.migrate();
+    if (migrated) await handle.migrate();
     return { ...handle, queries, kind: "pglite" };
   }
 
@@ -30,7 +32,7 @@ export async function openTestDb(): Promise<TestDb> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const handle = await createDb({ databaseUrl: url.toString(), onQuery, maxConnections: 10 });
-  await handle.migrate();
+  if (migrated) await handle.migrate();
   return {
     ...handle,
     queries,

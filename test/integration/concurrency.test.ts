@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { notifications, proRestrictionStatus, pushSubscriptions, restrictionCohorts } from "../../db/schema/index.js";
 import { useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
 import { PASSING_GATES } from "../helpers/fixtures.js";
-import { makeSubscriber } from "../helpers/push-service.js";
+import { makeSubscriber } from "../../tools/local-push-service.js";
 
 const BASE = "/api/admin/restriction";
 const INBOX = "/api/notifications";

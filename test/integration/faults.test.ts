@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pushSubscriptions } from "../../db/schema/index.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
 import { freePort } from "../helpers/net.js";
-import { makeSubscriber, startPushService, type Behaviour, type LocalPushService } from "../helpers/push-service.js";
+import { makeSubscriber, startPushService, type Behaviour, type LocalPushService } from "../../tools/local-push-service.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 const TIMEOUT_MS = 500;

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { notifications, pushSubscriptions } from "../../db/schema/index.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
-import { makeSubscriber } from "../helpers/push-service.js";
+import { makeSubscriber } from "../../tools/local-push-service.js";
 
 const keys = () => {
   const { p256dh, auth } = makeSubscriber();

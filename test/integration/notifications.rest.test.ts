@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { notificationRoutes } from "../../server/rest/routes.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
-import { makeSubscriber } from "../helpers/push-service.js";
+import { makeSubscriber } from "../../tools/local-push-service.js";
 import { ISO, type Envelope, type WireOutput } from "../helpers/rest.js";
 
 const BASE = "/api/notifications";

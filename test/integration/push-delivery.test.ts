@@ -13,7 +13,7 @@ import {
   verifyVapidAuthorization,
   type Behaviour,
   type LocalPushService,
-} from "../helpers/push-service.js";
+} from "../../tools/local-push-service.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 const TIMEOUT_MS = 500;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pushSubscriptions } from "../../db/schema/index.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
 import { TEST_HOSTS, tableLookup } from "../helpers/dns.js";
-import { makeSubscriber, startPushService, type LocalPushService } from "../helpers/push-service.js";
+import { makeSubscriber, startPushService, type LocalPushService } from "../../tools/local-push-service.js";
 import { snapshotTables } from "../helpers/snapshot.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };

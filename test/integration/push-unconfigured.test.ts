@@ -2,7 +2,7 @@
 // (docs/api.md#errors), and what browsers are told.
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
-import { makeSubscriber } from "../helpers/push-service.js";
+import { makeSubscriber } from "../../tools/local-push-service.js";
 
 describe("push without VAPID keys", () => {
   const t = useTestApp();

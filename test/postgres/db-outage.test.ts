@@ -13,7 +13,7 @@ import { createAuth } from "../../server/auth.js";
 import { createPushService } from "../../server/push/sender.js";
 import { TEST_ORIGIN, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";
-import { makeSubscriber } from "../helpers/push-service.js";
+import { makeSubscriber } from "../../tools/local-push-service.js";
 
 if (testDbKind() !== "postgres" || !process.env.TEST_DATABASE_URL) {
   throw new Error("test/postgres runs against PostgreSQL only (the postgres project, with TEST_DATABASE_URL)");

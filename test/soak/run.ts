@@ -18,7 +18,7 @@ import { pros } from "../../db/schema/index.js";
 import { loadConfig } from "../../server/config.js";
 import { openService } from "../../server/service.js";
 import { freePort } from "../helpers/net.js";
-import { makeSubscriber, startPushService } from "../helpers/push-service.js";
+import { makeSubscriber, startPushService } from "../../tools/local-push-service.js";
 
 // ---------------------------------------------------------------------------------------------- settings
 

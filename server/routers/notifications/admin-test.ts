@@ -30,7 +30,7 @@ export async function createTestNotification({
         category: categoryOf(input.type),
         title: input.title,
         body: input.body,
-        data: input.url ? JSON.stringify({ url: input.url }) : null,
+        data: input.url ? { url: input.url } : null,
       })
       .returning();
     const notification = toNotificationView(row!);

@@ -1,4 +1,4 @@
-// The Notification resource as the API shows it: no deletedAt, and `data` parsed from the stored text.
+// The Notification resource as the API shows it: no deletedAt, and `data` only when it is an object.
 import type { notifications } from "../../../db/schema/index.js";
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -15,17 +15,9 @@ export type NotificationView = {
   data: Record<string, unknown> | null;
 };
 
-/** The stored JSON as an object; null when absent, unparseable or not an object (docs/api.md#the-notification). */
-export function parseData(text: string | null): Record<string, unknown> | null {
-  if (text === null) return null;
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
+/** The stored data when it is an object (the spec's type); null when absent or any other JSON value. */
+export function dataObject(value: unknown): Record<string, unknown> | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
 export function toNotificationView(row: NotificationRow): NotificationView {
@@ -38,6 +30,6 @@ export function toNotificationView(row: NotificationRow): NotificationView {
     body: row.body,
     dateCreated: row.dateCreated,
     readAt: row.readAt,
-    data: parseData(row.data),
+    data: dataObject(row.data),
   };
 }

@@ -1,4 +1,4 @@
-// A local Web Push service for tests: a node:http server on 127.0.0.1 whose endpoints answer with a
+// A local Web Push service for the tests and the bench: a node:http server on 127.0.0.1 whose endpoints answer with a
 // chosen status, never answer, or misbehave (throttle, reset, talk nonsense, redirect, answer late), and a
 // browser-side subscriber with real P-256 keys that decrypts what arrived (http_ece) and checks the VAPID
 // JWT (node:crypto).

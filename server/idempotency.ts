@@ -1,0 +1,125 @@
+// Safe retries (docs/api.md#safe-retries): a REST write sent with an Idempotency-Key runs once per caller
+// and key. The key is claimed in idempotency_keys before the handler runs (status null = running), the
+// answer stored after it, and a repeat answered from the row. In the database, so every instance sees it.
+import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Db } from "../db/client.js";
+import { idempotencyKeys } from "../db/schema/index.js";
+import type { Auth } from "./auth.js";
+import { AppError, IdempotencyKeyReusedError, validationError } from "./errors.js";
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_LIFETIME_MS,
+  IDEMPOTENCY_KEY_PROBLEM,
+  REPLAYED_HEADER,
+  requestFingerprint,
+  takesIdempotencyKey,
+  wellFormedKey,
+} from "./idempotency-key.js";
+import { sendError } from "./rest/errors.js";
+import { sessionResolver } from "./session.js";
+
+/** The row a request holds while it runs; its expiry (set here, to the millisecond) tells it from a later claim. */
+type Claim = { userId: string; key: string; expiresAt: Date };
+type StoredKey = typeof idempotencyKeys.$inferSelect;
+
+/** Expired rows deleted by each claim: the table is kept small without a timer. */
+const SWEEP_BATCH = 20;
+
+const t = idempotencyKeys;
+const ownRow = (c: Claim) => and(eq(t.userId, c.userId), eq(t.key, c.key), eq(t.expiresAt, c.expiresAt), isNull(t.status));
+
+async function sweepExpired(db: Db, now: Date): Promise<void> {
+  const expired = db.select({ userId: t.userId, key: t.key }).from(t).where(lt(t.expiresAt, now)).limit(SWEEP_BATCH);
+  await db.delete(t).where(inArray(sql`(${t.userId}, ${t.key})`, expired));
+}
+
+/**
+ * Claims the key: inserts the running row, or takes over an expired one, in one statement. Returns null
+ * when this request may run, else the row that holds the key (undefined when it went away meanwhile).
+ */
+async function claimKey(db: Db, claim: Claim, fingerprint: string, now: Date): Promise<StoredKey | undefined | null> {
+  await sweepExpired(db, now);
+  const fresh = { fingerprint, status: null, responseBody: null, createdAt: now, expiresAt: claim.expiresAt };
+  const won = await db
+    .insert(t)
+    .values({ userId: claim.userId, key: claim.key, ...fresh })
+    .onConflictDoUpdate({ target: [t.userId, t.key], set: fresh, setWhere: lt(t.expiresAt, now) })
+    .returning({ key: t.key });
+  if (won.length) return null;
+  const [row] = await db.select().from(t).where(and(eq(t.userId, claim.userId), eq(t.key, claim.key)));
+  return row;
+}
+
+/** After the handler: a 5xx (or an answer that is not text) frees the key for a retry; anything else is kept. */
+async function settle(db: Db, claim: Claim, status: number, payload: unknown): Promise<void> {
+  const body = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : null;
+  if (status >= 500 || body === null) return release(db, claim);
+  await db.update(t).set({ status, responseBody: body }).where(ownRow(claim));
+}
+
+async function release(db: Db, claim: Claim): Promise<void> {
+  await db.delete(t).where(ownRow(claim));
+}
+
+/** The answer to a request whose key is held by an earlier one. */
+function answerFromEarlier(reply: FastifyReply, earlier: StoredKey | undefined, fingerprint: string): FastifyReply {
+  if (earlier && earlier.fingerprint !== fingerprint) {
+    return sendError(reply, new IdempotencyKeyReusedError());
+  }
+  if (!earlier || earlier.status === null) {
+    return sendError(reply, new AppError("CONFLICT", "A request with this Idempotency-Key is still running; retry after it answers"));
+  }
+  return reply
+    .status(earlier.status)
+    .header(REPLAYED_HEADER, "true")
+    .type("application/json; charset=utf-8")
+    .send(earlier.responseBody ?? "");
+}
+
+export function registerIdempotency(app: FastifyInstance, deps: { db: Db; auth: Auth }): void {
+  const resolveSession = sessionResolver(deps.auth, deps.db);
+  const claims = new WeakMap<FastifyRequest, Claim>();
+
+  // preHandler: the body (part of the fingerprint) is parsed by then, and the rate limits have answered.
+  app.addHook("preHandler", async (request, reply) => {
+    const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+    if (header === undefined || request.is404 || !takesIdempotencyKey(request.method, request.url)) return;
+    const key = wellFormedKey(header);
+    if (!key) {
+      return sendError(
+        reply,
+        validationError("Invalid Idempotency-Key header", [{ field: "Idempotency-Key", message: IDEMPOTENCY_KEY_PROBLEM }]),
+      );
+    }
+    // No caller: the route answers 401 as it would without the header, and nothing is stored.
+    const caller = await resolveSession(request);
+    if (!caller) return;
+    const now = new Date();
+    const claim = { userId: caller.user.id, key, expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_LIFETIME_MS) };
+    const fingerprint = requestFingerprint(request.method, request.url, request.body);
+    const earlier = await claimKey(deps.db, claim, fingerprint, now);
+    if (earlier !== null) return answerFromEarlier(reply, earlier, fingerprint);
+    claims.set(request, claim);
+  });
+
+  // Stored before the answer leaves, so a retry that follows it is a replay, never a 409.
+  app.addHook("onSend", async (request, reply, payload) => {
+    const claim = claims.get(request);
+    if (!claim) return payload;
+    claims.delete(request);
+    await settle(deps.db, claim, reply.statusCode, payload).catch(async (err) => {
+      request.log.error({ err }, "could not store the Idempotency-Key answer");
+      await release(deps.db, claim).catch(() => {});
+    });
+    return payload;
+  });
+
+  // A request that ended without passing onSend leaves no running row behind.
+  app.addHook("onResponse", async (request) => {
+    const claim = claims.get(request);
+    if (!claim) return;
+    claims.delete(request);
+    await release(deps.db, claim).catch((err) => request.log.error({ err }, "could not free an Idempotency-Key"));
+  });
+}
