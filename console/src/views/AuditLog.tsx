@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { useLocation, useSearch } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { TableHead } from "../components/TableHead.js";
 import { AuditRow } from "./AuditRow.js";
 import { ACTIONS, filtersFromSearch, filtersToSearch, TARGET_TYPES, toListInput, type AuditFilters } from "./auditFilters.js";
 
@@ -33,24 +34,8 @@ function FilterForm({ initial }: { initial: AuditFilters }) {
   };
   return (
     <form onSubmit={submit} className="card filters" aria-label="Filters">
-      <label>
-        Action
-        <select {...bind("action")}>
-          <option value="">any</option>
-          {ACTIONS.map((a) => (
-            <option key={a}>{a}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Target type
-        <select {...bind("targetType")}>
-          <option value="">any</option>
-          {TARGET_TYPES.map((t) => (
-            <option key={t}>{t}</option>
-          ))}
-        </select>
-      </label>
+      <Choice label="Action" options={ACTIONS} {...bind("action")} />
+      <Choice label="Target type" options={TARGET_TYPES} {...bind("targetType")} />
       <label>
         Target id
         <input {...bind("targetId")} />
@@ -79,6 +64,23 @@ function FilterForm({ initial }: { initial: AuditFilters }) {
   );
 }
 
+type ChoiceProps = { label: string; options: readonly string[]; value: string; onChange(e: { target: { value: string } }): void };
+
+/** A labelled select of the given values, "any" first. */
+function Choice({ label, options, ...field }: ChoiceProps) {
+  return (
+    <label>
+      {label}
+      <select {...field}>
+        <option value="">any</option>
+        {options.map((option) => (
+          <option key={option}>{option}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function AuditEvents({ filters }: { filters: AuditFilters }) {
   const events = useInfiniteQuery(
     trpc.audit.list.infiniteQueryOptions(toListInput(filters), {
@@ -98,16 +100,7 @@ function AuditEvents({ filters }: { filters: AuditFilters }) {
         <p className="empty">No event matches these filters.</p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Change</th>
-            </tr>
-          </thead>
+          <TableHead columns={["When", "Actor", "Action", "Target", "Reason", "Change"]} />
           <tbody>
             {rows.map((event) => (
               <AuditRow key={event.id} event={event} cohortNumbers={cohortNumbers} />

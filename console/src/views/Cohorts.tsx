@@ -4,6 +4,7 @@ import { Link } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { StatusBadge } from "../components/StatusBadge.js";
+import { TableHead } from "../components/TableHead.js";
 import { Time } from "../components/Time.js";
 import { CreateCohort } from "./CreateCohort.js";
 
@@ -22,18 +23,7 @@ export function Cohorts() {
         ) : (
           <table>
             <caption className="visually-hidden">Cohorts by number</caption>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Pros
-                </th>
-                <th scope="col">Activated</th>
-                <th scope="col">Rolled back</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Number", "Status", "Pros#", "Activated", "Rolled back", "Created"]} />
             <tbody>
               {cohorts.data?.map((c) => (
                 <tr key={c.id}>

@@ -2,6 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { TableHead } from "../components/TableHead.js";
 import { Time } from "../components/Time.js";
 
 const yesNo = (value: boolean) => (value ? "yes" : "no");
@@ -18,16 +19,7 @@ export function GateCheckHistory({ cohortId }: { cohortId: string }) {
         <p className="empty">No gate check yet: activation stays blocked until one passes.</p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Checked</th>
-              <th scope="col" className="num">Response rate</th>
-              <th scope="col" className="num">Comparisons</th>
-              <th scope="col">Log live</th>
-              <th scope="col">Legal sign-off</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Checked", "Response rate#", "Comparisons#", "Log live", "Legal sign-off", "Result"]} />
           <tbody>
             {checks.data?.map((check) => (
               <tr key={check.id}>

@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { TableHead } from "../components/TableHead.js";
 import { Time } from "../components/Time.js";
 
 const onOff = (active: boolean) => (active ? "on" : "off");
@@ -23,15 +24,7 @@ export function ProHistory({ proId }: { proId: string }) {
         <p className="empty">No change of this pro&apos;s flag has been recorded.</p>
       ) : (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Restriction</th>
-              <th scope="col">Via</th>
-              <th scope="col">By</th>
-              <th scope="col">Audit event</th>
-            </tr>
-          </thead>
+          <TableHead columns={["When", "Restriction", "Via", "By", "Audit event"]} />
           <tbody>
             {history.data?.changes.map((change) => (
               <tr key={change.auditEventId + String(change.at.getTime())}>

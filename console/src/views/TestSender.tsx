@@ -3,6 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { trpc, type RouterInputs, type RouterOutputs } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { TableHead } from "../components/TableHead.js";
 import { Time } from "../components/Time.js";
 import { useSession } from "../session.js";
 
@@ -112,13 +113,7 @@ function PushResult({ result }: { result: RouterOutputs["notifications"]["testPu
       </p>
       {result.results.length > 0 && (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Subscription</th>
-              <th scope="col">Status</th>
-              <th scope="col">Outcome</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Subscription", "Status", "Outcome"]} />
           <tbody>
             {result.results.map((r) => (
               <tr key={r.subscriptionId}>
