@@ -19,7 +19,7 @@ const browser = (name: string, db: "pglite" | "postgres") => ({
     include: ["test/browser/**/*.test.ts"],
     env: { TEST_DB: db },
     globalSetup: ["test/browser/global-setup.ts"],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

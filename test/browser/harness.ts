@@ -37,7 +37,8 @@ export function useConsole(): ConsoleHarness {
     browser = await launchChromium();
     const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}`, viewport: { width: 1366, height: 860 } });
     page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    // Generous: CI runs these beside the integration suites on two cores.
+    page.setDefaultTimeout(20_000);
     page.on("console", (message) => {
       if (message.type() === "error") pageProblems.push(message.text());
     });
