@@ -7,7 +7,8 @@
 // Defaults match `npm run db:seed`; API_URL, ADMIN_EMAIL and ADMIN_PASSWORD override them too.
 import { createECDH, randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError } from "@trpc/client";
+import { EventSource } from "eventsource";
 import superjson from "superjson";
 import type { AppRouter } from "../server/routers/index.js";
 
@@ -22,7 +23,7 @@ const { values: args } = parseArgs({
 const step = (title: string, value: unknown) => console.log(`\n# ${title}\n${JSON.stringify(value, null, 2)}`);
 
 /** better-auth answers a sign-in with a session token, sent from then on as a bearer token. */
-async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
+async function signIn(baseUrl: string, email: string, password: string): Promise<{ token: string; userId: string }> {
   const res = await fetch(new URL("/api/auth/sign-in/email", baseUrl), {
     method: "POST",
     // fetch sends Fetch Metadata headers, so better-auth wants a trusted Origin, as from a browser page.
@@ -30,20 +31,31 @@ async function signIn(baseUrl: string, email: string, password: string): Promise
     body: JSON.stringify({ email, password }),
   });
   if (!res.ok) throw new Error(`sign-in failed (${res.status}): ${await res.text()}`);
-  const { token } = (await res.json()) as { token: string };
-  return token;
+  const { token, user } = (await res.json()) as { token: string; user: { id: string } };
+  return { token, userId: user.id };
 }
 
 async function main() {
-  const token = await signIn(args.url, args.email, args.password);
+  const { token, userId } = await signIn(args.url, args.email, args.password);
   step("signed in", { email: args.email });
 
+  const url = new URL("/trpc", args.url).toString();
+  const authorization = `Bearer ${token}`;
   const api = createTRPCClient<AppRouter>({
     links: [
-      httpBatchLink({
-        url: new URL("/trpc", args.url).toString(),
-        transformer: superjson,
-        headers: { authorization: `Bearer ${token}` },
+      // Subscriptions stream over SSE (a browser's own EventSource sends the session cookie; Node's
+      // eventsource package takes the bearer token through its fetch); everything else is batched.
+      splitLink({
+        condition: (op) => op.type === "subscription",
+        true: httpSubscriptionLink({
+          url,
+          transformer: superjson,
+          EventSource,
+          eventSourceOptions: () => ({
+            fetch: (input, init) => fetch(input, { ...init, headers: { ...init?.headers, authorization } }),
+          }),
+        }),
+        false: httpBatchLink({ url, transformer: superjson, headers: { authorization } }),
       }),
     ],
   });
@@ -74,6 +86,24 @@ async function main() {
   });
   const { count } = await api.notifications.unreadCount.query();
   step("unread count", count);
+
+  // The live badge: the count on subscribing, then after every change (here, a notification to ourselves).
+  const sendToSelf = () => api.notifications.testInApp.mutate({ type: "message.received", title: "Live badge", targetUserId: userId });
+  const live: number[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const subscription = api.notifications.onUnreadCount.subscribe(undefined, {
+      onData: ({ count }) => {
+        live.push(count);
+        if (live.length === 1) void sendToSelf().catch(reject);
+        if (live.length === 2) {
+          subscription.unsubscribe();
+          resolve();
+        }
+      },
+      onError: reject,
+    });
+  });
+  step("live unread count", { onSubscribe: live[0], afterANewNotification: live[1] });
 
   // A browser gets these from PushManager.subscribe(); here, keys of the same shape.
   const { subscription } = await api.notifications.subscribe.mutate({

@@ -35,6 +35,12 @@ export type DbHandle = {
   driver: "postgres" | "pglite";
   /** Applies the committed migrations (or those of another folder); safe to call on every start. */
   migrate(folder?: string): Promise<void>;
+  /**
+   * Calls `onPayload` for every NOTIFY on `channel`, from any connection to the database (postgres.js
+   * keeps one connection of its own for all of a client's channels and re-listens after it reconnects;
+   * PGlite hears its own). Resolves once listening, to the function that stops it.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
 
@@ -60,6 +66,10 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       db,
       driver: "postgres",
       migrate: (folder = migrationsFolder) => migratePostgres(db, { migrationsFolder: folder }),
+      async listen(channel, onPayload) {
+        const request = await client.listen(channel, onPayload);
+        return () => request.unlisten();
+      },
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -72,6 +82,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     db,
     driver: "pglite",
     migrate: (folder = migrationsFolder) => migratePglite(db, { migrationsFolder: folder }),
+    listen: (channel, onPayload) => client.listen(channel, onPayload),
     close: () => client.close(),
   };
 }

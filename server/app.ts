@@ -9,7 +9,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from "fastify";
-import type { Db } from "../db/client.js";
+import type { Db, DbHandle } from "../db/client.js";
 import { mountAuth, type Auth } from "./auth.js";
 import type { Config } from "./config.js";
 import { registerConsole } from "./console.js";
@@ -17,6 +17,7 @@ import { contextFactory } from "./context.js";
 import { toAppError } from "./error-mapper.js";
 import { AppError, TooManyRequestsError } from "./errors.js";
 import { registerIdempotency } from "./idempotency.js";
+import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
 import type { PushService } from "./push/sender.js";
 import { createRateLimiter, type Window } from "./rate-limit.js";
 import { registerRestRoutes } from "./rest/adapter.js";
@@ -28,6 +29,8 @@ import { appRouter, type AppRouter } from "./routers/index.js";
 export type AppDeps = {
   config: Pick<Config, "corsOrigins" | "logLevel"> & Partial<Pick<Config, "signUp">>;
   db: Db;
+  /** The database's change announcements (DbHandle.listen); without it live streams show only their first count. */
+  listen?: DbHandle["listen"];
   auth: Auth;
   push: PushService;
   /** Overrides the pino logger settings (tests pass false). */
@@ -188,7 +191,9 @@ export async function buildApp(deps: AppDeps) {
   mountAuth(app, deps.auth);
 
   const rateLimits = { testPush: createRateLimiter(limits.testPush) };
-  const createContext = contextFactory({ db: deps.db, push: deps.push, rateLimits }, deps.auth);
+  const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen });
+  const createContext = contextFactory({ db: deps.db, push: deps.push, rateLimits, live }, deps.auth);
+  registerUnreadCountStream(app, live, createContext);
   await app.register(fastifyTRPCPlugin, {
     prefix: "/trpc",
     trpcOptions: {

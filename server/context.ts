@@ -4,6 +4,7 @@ import type { Db } from "../db/client.js";
 import type { Auth } from "./auth.js";
 import { sessionResolver, type SessionInfo, type SessionUser } from "./session.js";
 import type { PushService } from "./push/sender.js";
+import type { UnreadHub } from "./live/unread-hub.js";
 import type { ProcedureRateLimits } from "./rate-limit.js";
 
 /** What the process holds for its whole life. */
@@ -12,6 +13,8 @@ export type Services = {
   push: PushService;
   /** The per-caller limits procedures apply; none when absent (scripts and tests calling procedures directly). */
   rateLimits?: ProcedureRateLimits;
+  /** The live unread counts of this instance's open streams; none for callers without HTTP. */
+  live?: UnreadHub;
 };
 
 export type Context = Services & {

@@ -42,7 +42,7 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       allowHttpEndpoints: config.pushAllowHttpEndpoints,
       allowPrivateEndpoints: config.pushAllowPrivateEndpoints,
     });
-    const app = await buildApp({ config, db: handle.db, auth, push, logger: options.logger });
+    const app = await buildApp({ config, db: handle.db, listen: handle.listen, auth, push, logger: options.logger });
     return { app, handle, bootstrap };
   } catch (err) {
     await handle.close();

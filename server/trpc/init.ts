@@ -7,6 +7,8 @@ import { toAppError } from "../error-mapper.js";
 export const t = initTRPC.context<Context>().create({
   // Dates and other non-JSON values reach the typed client with their types.
   transformer: superjson,
+  // Subscriptions (the live unread count) stream over SSE; a ping every 15 s keeps proxies from closing them.
+  sse: { ping: { enabled: true, intervalMs: 15_000 } },
   errorFormatter({ shape, error }) {
     const appError = toAppError(error);
     return {

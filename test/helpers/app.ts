@@ -56,6 +56,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = await buildApp({
     config: { corsOrigins: ["http://allowed.test"], logLevel: "silent", signUp: options.signUp },
     db: db.db,
+    listen: db.listen,
     auth,
     push,
     logger: options.logger ?? false,

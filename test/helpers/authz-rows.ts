@@ -207,6 +207,16 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
         };
       },
     },
+    "notifications.onUnreadCount": {
+      access: "user",
+      prepare: async ({ as, subject }) => {
+        await notificationOf(subject);
+        // The first event is the caller's own count: `other` owns none of the subject's notifications.
+        // A subscription's output type is its stream; a cell sees the first event.
+        const first = (data: unknown) => data as { count: number };
+        return { after: (data) => (as === "other" ? expect(first(data)).toEqual({ count: 0 }) : expect(first(data).count).toBeGreaterThan(0)) };
+      },
+    },
     "notifications.vapidPublicKey": {
       access: "user",
       prepare: async () => ({ after: (data) => expect(data).toEqual({ publicKey: context().vapidPublicKey }) }),

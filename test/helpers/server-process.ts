@@ -42,6 +42,8 @@ export type ServerProcess = {
   output(): string;
   /** Sends SIGTERM and waits for the exit. */
   stop(): Promise<{ code: number | null }>;
+  /** Sends SIGKILL (a crash) and waits for the exit. */
+  kill(): Promise<{ code: number | null }>;
 };
 
 export type Exit = { code: number | null; stdout: string; stderr: string };
@@ -80,7 +82,11 @@ export async function startServerProcess(env: Record<string, string>, readyWithi
     url,
     output,
     async stop() {
-      proc.kill("SIGTERM");
+      if (proc.exitCode === null) proc.kill("SIGTERM");
+      return exited;
+    },
+    async kill() {
+      if (proc.exitCode === null) proc.kill("SIGKILL");
       return exited;
     },
   };

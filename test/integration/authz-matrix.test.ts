@@ -116,8 +116,40 @@ describe("authorization matrix", () => {
     return { status: res.statusCode, ok: body.success === true, code: body.error?.code, message: body.error?.message, data: body.data, raw: res.body };
   }
 
+  /**
+   * A subscription answers over SSE: HTTP 200, then either its first event or a `serialized-error` event
+   * carrying the error's httpStatus (tRPC's protocol); the cell reads that status.
+   */
+  async function callSubscription(path: string, headers: Record<string, string>): Promise<Answer> {
+    const res = await t().app.inject({ method: "GET", url: `/trpc/${path}`, headers, payloadAsStream: true });
+    const stream = res.stream();
+    let text = "";
+    const event = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${path}: no event within 2 s: ${text}`)), 2_000);
+      stream.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+        const block = text
+          .split("\n\n")
+          .map((b) => b.trim())
+          .find((b) => b.includes("data:") && !b.startsWith("event: connected"));
+        if (block) {
+          clearTimeout(timer);
+          resolve(block);
+        }
+      });
+    });
+    stream.destroy();
+    const json = JSON.parse(event.slice(event.indexOf("data:") + 5)) as { json: { count?: number; message?: string; data?: { appCode: string; httpStatus: number } } };
+    if (event.startsWith("event: serialized-error")) {
+      const error = json.json;
+      return { status: error.data!.httpStatus, ok: false, code: error.data!.appCode, message: error.message, raw: event };
+    }
+    return { status: res.statusCode, ok: true, data: json.json, raw: event };
+  }
+
   async function callTrpc(path: string, input: Json | undefined, headers: Record<string, string>): Promise<Answer> {
     const type = procedures[path]!._def.type;
+    if (type === "subscription") return callSubscription(path, headers);
     const res =
       type === "query"
         ? await t().app.inject({

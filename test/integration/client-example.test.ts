@@ -9,7 +9,7 @@ const run = promisify(execFile);
 describe("client example", () => {
   const t = useTestApp();
 
-  it("signs in, creates a cohort, is told activation is blocked, reads the inbox and subscribes", async () => {
+  it("signs in, creates a cohort, is told activation is blocked, reads the inbox, follows the live unread count and subscribes to push", async () => {
     const admin = await t().signUp({ admin: true });
     await t().caller(admin).notifications.testInApp({ type: "lead.created", title: "Lead for the example", targetUserId: admin.id });
     const url = await t().app.listen({ port: 0, host: "127.0.0.1" });
@@ -28,6 +28,7 @@ describe("client example", () => {
     );
     expect(stdout).toMatch(/# notifications[\s\S]*"total": 1[\s\S]*"Lead for the example"/);
     expect(stdout).toMatch(/# unread count\n1\n/);
+    expect(stdout).toMatch(/# live unread count[\s\S]*"onSubscribe": 1,[\s\S]*"afterANewNotification": 2/);
     expect(stdout).toMatch(/# push subscription registered[\s\S]*"endpoint": "https:\/\/push\.example\.com\/send\//);
     const { subscriptions } = await t().caller(admin).notifications.listSubscriptions();
     expect(subscriptions).toHaveLength(1);

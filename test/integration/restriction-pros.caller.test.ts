@@ -100,12 +100,15 @@ describe("restriction per-pro flags and who may call (createCaller)", () => {
       createCohort: () => api.createCohort({ cohortNumber: uniqueCohortNumber(), proIds: newProIds(1) }),
       listCohorts: () => api.listCohorts(),
       checkGates: () => api.checkGates({ id: cohortId, ...PASSING_GATES }),
+      listGateChecks: () => api.listGateChecks({ id: cohortId }),
+      previewCohort: () => api.previewCohort({ id: cohortId, action: "activate" }),
       activateCohort: () => api.activateCohort({ id: cohortId }),
       rollbackCohort: () => api.rollbackCohort({ id: cohortId }),
       listActive: () => api.listActive(),
       getPro: () => api.getPro({ proId }),
       activatePro: () => api.activatePro({ proId }),
       rollbackPro: () => api.rollbackPro({ proId }),
+      proHistory: () => api.proHistory({ proId }),
     });
 
     async function target() {

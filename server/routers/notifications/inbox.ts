@@ -2,6 +2,7 @@
 // soft-deleted rows are invisible everywhere.
 import { and, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import type { Db } from "../../../db/client.js";
 import { notifications } from "../../../db/schema/index.js";
 import { forbidden, notFound } from "../../errors.js";
 import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
@@ -59,12 +60,17 @@ export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>):
   };
 }
 
-export async function unreadCount({ ctx }: HandlerArgs): Promise<{ count: number }> {
-  const [row] = await ctx.db
+/** A user's unread count: the badge, and every event of the live stream (server/live/). */
+export async function countUnread(db: Db, userId: string): Promise<number> {
+  const [row] = await db
     .select({ count: sql<number>`count(*)`.mapWith(Number) })
     .from(notifications)
-    .where(and(visibleTo(ctx.user.id), unread));
-  return { count: row?.count ?? 0 };
+    .where(and(visibleTo(userId), unread));
+  return row?.count ?? 0;
+}
+
+export async function unreadCount({ ctx }: HandlerArgs): Promise<{ count: number }> {
+  return { count: await countUnread(ctx.db, ctx.user.id) };
 }
 
 /**

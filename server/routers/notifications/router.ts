@@ -1,4 +1,5 @@
 // Notifications: wiring only. Every procedure needs a signed-in caller; the test* ones a platform admin.
+import { unreadCountEvents } from "../../live/subscription.js";
 import { adminProcedure, authedProcedure, rateLimited, router } from "../../trpc/index.js";
 import { createTestNotification, listAllSubscriptions, sendTestPush } from "./admin-test.js";
 import {
@@ -47,6 +48,8 @@ export const notificationsRouter = router({
   unsubscribe: authedProcedure.input(input.unsubscribe).mutation(unsubscribe),
   /** For browsers that subscribe: the VAPID public key (applicationServerKey), null when unset. */
   vapidPublicKey: authedProcedure.query(({ ctx }) => ({ publicKey: ctx.push.vapid?.publicKey ?? null })),
+  /** The caller's unread count on subscribing and after every change (SSE; docs/api.md#live-unread-count). */
+  onUnreadCount: authedProcedure.subscription(unreadCountEvents),
 
   testInApp: adminProcedure.input(input.testInApp).mutation(createTestNotification),
   // Each one fans out to every subscription of a user.

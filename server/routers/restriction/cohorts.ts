@@ -8,9 +8,8 @@ import { communicationLogs, gateChecks, restrictionCohorts } from "../../../db/s
 import { AppError, notFound, validationError } from "../../errors.js";
 import { auditSource, newAuditEventId, recordAudit } from "../../audit/record.js";
 import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
-import { lockStatuses, recordFlagChanges } from "./flags.js";
+import { lockStatuses, writeFlags } from "./flags.js";
 import { activationBlocker, evaluateGates, type GateResult } from "./gates.js";
-import { upsertRestriction } from "./pros.js";
 import type { CheckGatesInput, CreateCohortInput, RollbackCohortInput } from "./schemas.js";
 
 export type Cohort = typeof restrictionCohorts.$inferSelect;
@@ -117,21 +116,16 @@ type CohortChange = {
 
 /**
  * The rest of an activation or rollback once the cohort row is locked: lock the pros' statuses, flag every
- * pro in one statement, update the cohort, and record the audit event with each pro's change in one more.
- * Five statements in all, whether the cohort has 1 pro or 500.
+ * pro with its history row in one statement, update the cohort, record the audit event. Five statements in
+ * all, whether the cohort has 1 pro or 500.
  */
 async function applyCohortChange(tx: DbOrTx, ctx: AuthedContext, before: Cohort, change: CohortChange): Promise<Cohort> {
-  const statuses = await lockStatuses(tx, before.proIds);
-  await upsertRestriction(tx, before.proIds, change.restrictionActive, before.id);
+  const auditEventId = newAuditEventId();
+  await lockStatuses(tx, before.proIds);
+  await writeFlags(tx, { proIds: before.proIds, restrictionActive: change.restrictionActive, via: "cohort", cohortId: before.id, auditEventId });
   const [after] = await tx.update(restrictionCohorts).set(change.set).where(eq(restrictionCohorts.id, before.id)).returning();
-  const event = { id: newAuditEventId(), action: change.action, target: { type: "cohort", id: before.id }, before, after, reason: change.reason } as const;
-  await recordFlagChanges(tx, auditSource(ctx), event, {
-    proIds: before.proIds,
-    restrictionActive: change.restrictionActive,
-    before: statuses,
-    via: "cohort",
-    cohortId: before.id,
-  });
+  const target = { type: "cohort", id: before.id } as const;
+  await recordAudit(tx, auditSource(ctx), { id: auditEventId, action: change.action, target, before, after, reason: change.reason });
   return after!;
 }
 

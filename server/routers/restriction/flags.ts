@@ -1,10 +1,11 @@
 // Writing pros' restriction flags with their history (docs/api.md#pro-history). The stored statuses are
-// locked first, in proId order as the upsert writes them, so the flag each change records as `previous`
-// is the one it replaced, and two transactions over overlapping pros queue instead of deadlocking.
-import { asc, inArray, sql } from "drizzle-orm";
+// locked first, in proId order as the upsert writes them, so the flag each history row records as `previous`
+// is the one it replaced, and two transactions over overlapping pros queue instead of deadlocking. The pro
+// ids travel as one array parameter (db/arrays.ts), so 500 pros cost what 1 does to build and send.
+import { asc, sql } from "drizzle-orm";
+import { textArray } from "../../../db/arrays.js";
 import type { DbOrTx } from "../../../db/client.js";
-import { auditEvents, proFlagChanges, proRestrictionStatus } from "../../../db/schema/index.js";
-import type { AuditEntry, AuditSource } from "../../audit/record.js";
+import { proFlagChanges, proRestrictionStatus } from "../../../db/schema/index.js";
 
 export type StoredStatus = typeof proRestrictionStatus.$inferSelect;
 
@@ -13,38 +14,39 @@ export async function lockStatuses(tx: DbOrTx, proIds: readonly string[]): Promi
   const rows = await tx
     .select()
     .from(proRestrictionStatus)
-    .where(inArray(proRestrictionStatus.proId, [...proIds]))
+    .where(sql`${proRestrictionStatus.proId} = any(${textArray(proIds)})`)
     .orderBy(asc(proRestrictionStatus.proId))
     .for("update");
   return new Map(rows.map((row) => [row.proId, row]));
 }
 
-export type FlagChange = {
+export type FlagWrite = {
   proIds: readonly string[];
   restrictionActive: boolean;
-  /** The flags before the change, from lockStatuses; a pro without a status was off. */
-  before: ReadonlyMap<string, StoredStatus>;
   via: "pro" | "cohort";
+  /** The cohort whose action this is; null per pro. */
   cohortId: string | null;
+  /** The audit event of the change, written in the same transaction. */
+  auditEventId: string;
 };
 
-const textArray = (values: readonly string[]) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`;
-const boolArray = (values: readonly boolean[]) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::boolean[]`;
-
 /**
- * One statement: the audit event of the change and a pro_flag_changes row per pro pointing at it. It
- * reads nothing back, so it is the same on both drivers.
+ * One statement: a history row per pro with the flag it had (read from the same snapshot, before the
+ * upsert), then every pro's flag set and tagged. Run it after lockStatuses, inside the transaction.
  */
-export function recordFlagChanges(tx: DbOrTx, source: AuditSource, event: AuditEntry & { id: string }, change: FlagChange) {
-  const previous = change.proIds.map((proId) => change.before.get(proId)?.restrictionActive ?? false);
-  const json = (value: unknown) => (value === null || value === undefined ? sql`null` : sql`${JSON.stringify(value)}::jsonb`);
+export function writeFlags(tx: DbOrTx, write: FlagWrite) {
+  const ids = textArray([...write.proIds].sort());
+  const cohortId = sql`${write.cohortId}::uuid`;
   return tx.execute(sql`
-    with event as (
-      insert into ${auditEvents} (id, actor_id, actor_email, action, target_type, target_id, before, after, reason, request_id)
-      values (${event.id}, ${source.actor.id}, ${source.actor.email}, ${event.action}, ${event.target.type},
-              ${event.target.id}, ${json(event.before)}, ${json(event.after)}, ${event.reason ?? null}, ${source.requestId})
+    with input as (select unnest(${ids}) as pro_id),
+    history as (
+      insert into ${proFlagChanges} (pro_id, restriction_active, previous, via, cohort_id, audit_event_id)
+      select input.pro_id, ${write.restrictionActive}, coalesce(stored.restriction_active, false), ${write.via},
+             ${cohortId}, ${write.auditEventId}::uuid
+      from input left join ${proRestrictionStatus} stored on stored.pro_id = input.pro_id
     )
-    insert into ${proFlagChanges} (pro_id, restriction_active, previous, via, cohort_id, audit_event_id)
-    select changed.pro_id, ${change.restrictionActive}, changed.previous, ${change.via}, ${change.cohortId}::uuid, ${event.id}::uuid
-    from unnest(${textArray(change.proIds)}, ${boolArray(previous)}) as changed(pro_id, previous)`);
+    insert into ${proRestrictionStatus} (pro_id, restriction_active, cohort_id, updated_at)
+    select pro_id, ${write.restrictionActive}, ${cohortId}, now() from input order by pro_id
+    on conflict (pro_id) do update set
+      restriction_active = excluded.restriction_active, cohort_id = excluded.cohort_id, updated_at = excluded.updated_at`);
 }

@@ -1,0 +1,40 @@
+// The live unread count as a tRPC subscription (notifications.onUnreadCount, over SSE with tRPC's
+// httpSubscriptionLink): the same events as GET /api/notifications/stream, from the same hub.
+import { AppError } from "../errors.js";
+import { countUnread } from "../routers/notifications/inbox.js";
+import type { AuthedContext } from "../routers/types.js";
+import { onSessionExpiry } from "./stream.js";
+
+export async function* unreadCountEvents({ ctx, signal }: { ctx: AuthedContext; signal: AbortSignal | undefined }) {
+  const hub = ctx.live;
+  if (!hub) throw new AppError("SERVICE_UNAVAILABLE", "Live counts are served over HTTP only");
+  let latest: number | null = null;
+  let closed = false;
+  let wake = () => {};
+  const stop = () => {
+    closed = true;
+    wake();
+  };
+  // Following starts before the first read, as in the REST stream, so no change falls between the two.
+  const remove = hub.add({ userId: ctx.user.id, sessionId: ctx.session.id, send: (count) => ((latest = count), wake()), close: stop });
+  const cancelExpiry = onSessionExpiry(ctx.session.expiresAt, stop);
+  signal?.addEventListener("abort", stop);
+  try {
+    const first = await countUnread(ctx.db, ctx.user.id);
+    yield { count: latest ?? first };
+    latest = null;
+    while (!closed) {
+      if (latest === null) await new Promise<void>((resolve) => (wake = resolve));
+      // Only the newest count matters to a badge: counts that arrived while the client was slow are skipped.
+      if (latest !== null && !closed) {
+        const count: number = latest;
+        latest = null;
+        yield { count };
+      }
+    }
+  } finally {
+    remove();
+    cancelExpiry();
+    signal?.removeEventListener("abort", stop);
+  }
+}

@@ -1,0 +1,86 @@
+// The live unread count's fan-out inside one instance (docs/api.md#live-unread-count). The database
+// announces which users' notifications changed (migration 0004's triggers, NOTIFY at commit); the hub reads
+// each such user's count once and hands it to every open stream of that user. A burst of changes while a
+// read is under way costs one more read, not one per change. No I/O of its own: unit-tested with fakes.
+
+/** One open stream: where its events go, and how to end it. */
+export type UnreadSink = {
+  userId: string;
+  sessionId: string;
+  send(count: number): void;
+  close(): void;
+};
+
+export type UnreadHub = {
+  /** Starts delivering to `sink`; the function stops it (without closing the sink). */
+  add(sink: UnreadSink): () => void;
+  /** The database said this user's notifications changed. */
+  userChanged(userId: string): void;
+  /** This session ended (sign-out, revocation): its streams close. */
+  sessionEnded(sessionId: string): void;
+  /** Every stream closes (the instance is shutting down). */
+  closeAll(): void;
+  readonly openStreams: number;
+};
+
+export function createUnreadHub(deps: { countOf(userId: string): Promise<number>; onError?(err: unknown): void }): UnreadHub {
+  const byUser = new Map<string, Set<UnreadSink>>();
+  /** Users whose count is being read; `true` when another change arrived meanwhile. */
+  const reading = new Map<string, boolean>();
+  let open = 0;
+
+  async function refresh(userId: string): Promise<void> {
+    reading.set(userId, false);
+    try {
+      for (;;) {
+        const count = await deps.countOf(userId);
+        for (const sink of byUser.get(userId) ?? []) sink.send(count);
+        if (!reading.get(userId)) break;
+        reading.set(userId, false);
+      }
+    } catch (err) {
+      deps.onError?.(err);
+    } finally {
+      reading.delete(userId);
+    }
+  }
+
+  function remove(sink: UnreadSink): void {
+    const sinks = byUser.get(sink.userId);
+    if (!sinks?.delete(sink)) return;
+    open--;
+    if (!sinks.size) byUser.delete(sink.userId);
+  }
+
+  const everySink = () => [...byUser.values()].flatMap((sinks) => [...sinks]);
+
+  return {
+    add(sink) {
+      const sinks = byUser.get(sink.userId) ?? new Set();
+      byUser.set(sink.userId, sinks.add(sink));
+      open++;
+      return () => remove(sink);
+    },
+    userChanged(userId) {
+      if (!byUser.has(userId)) return;
+      if (reading.has(userId)) reading.set(userId, true);
+      else void refresh(userId);
+    },
+    sessionEnded(sessionId) {
+      for (const sink of everySink()) {
+        if (sink.sessionId !== sessionId) continue;
+        remove(sink);
+        sink.close();
+      }
+    },
+    closeAll() {
+      for (const sink of everySink()) {
+        remove(sink);
+        sink.close();
+      }
+    },
+    get openStreams() {
+      return open;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// Two real server processes on one PostgreSQL database, as behind a load balancer (docs/scaling.md): a
+// change made through either instance reaches the streams of both within a second, the sign-in limit counts
+// across both, and killing one leaves the other serving.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nextCount, openSse, type SseStream } from "../helpers/sse.js";
+import { processDatabase, startServerProcess, type ProcessDatabase, type ServerProcess } from "../helpers/server-process.js";
+
+const PASSWORD = "a-long-admin-password";
+const ADMIN = `ops-${randomBytes(4).toString("hex")}@example.com`;
+
+async function call(server: ServerProcess, method: string, path: string, body?: unknown, token?: string) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      origin: server.url,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> | null };
+}
+
+describe("two instances on one database", () => {
+  let database: ProcessDatabase;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  const streams: SseStream[] = [];
+  beforeAll(async () => {
+    database = await processDatabase();
+    const env = { ...database.env, ADMIN_EMAIL: ADMIN, ADMIN_PASSWORD: PASSWORD };
+    // One after the other: the first makes the admin, the second finds it.
+    a = await startServerProcess(env);
+    b = await startServerProcess(env);
+  }, 120_000);
+  afterAll(async () => {
+    streams.forEach((s) => s.close());
+    await Promise.allSettled([a?.stop(), b?.stop()]);
+    await database?.close();
+  });
+
+  const signIn = async (server: ServerProcess, email: string, password = PASSWORD) =>
+    call(server, "POST", "/api/auth/sign-in/email", { email, password });
+
+  it("a notification created through A reaches a stream on B; read-all through B reaches a stream on A", async () => {
+    const adminToken = (await signIn(a, ADMIN)).body!.token as string;
+    const email = `reader-${randomBytes(4).toString("hex")}@example.com`;
+    const signUp = await call(b, "POST", "/api/auth/sign-up/email", { name: "Reader", email, password: PASSWORD });
+    const { token, user } = signUp.body as { token: string; user: { id: string } };
+    const onA = await openSse(`${a.url}/api/notifications/stream`, { authorization: `Bearer ${token}` });
+    const onB = await openSse(`${b.url}/api/notifications/stream`, { authorization: `Bearer ${token}` });
+    streams.push(onA, onB);
+    expect([await nextCount(onA), await nextCount(onB)]).toEqual([0, 0]);
+
+    const created = await call(a, "POST", "/api/notifications/test/in-app", { type: "message.received", title: "Hi", targetUserId: user.id }, adminToken);
+    expect(created.status).toBe(200);
+    expect(await nextCount(onB, 1_000)).toBe(1);
+    expect(await nextCount(onA, 1_000)).toBe(1);
+
+    expect((await call(b, "PATCH", "/api/notifications/read-all", undefined, token)).status).toBe(200);
+    expect(await nextCount(onA, 1_000)).toBe(0);
+    expect(await nextCount(onB, 1_000)).toBe(0);
+  });
+
+  it("refuses the 11th sign-in attempt in a minute whichever instance receives it", async () => {
+    const email = `limited-${randomBytes(4).toString("hex")}@example.com`;
+    await call(a, "POST", "/api/auth/sign-up/email", { name: "Limited", email, password: PASSWORD });
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await signIn(i % 2 === 0 ? a : b, email, "wrong-password")).status);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it("keeps serving on B with no error once A is killed", async () => {
+    await a.kill();
+    expect((await fetch(`${b.url}/health/ready`)).status).toBe(200);
+    const token = (await signIn(b, ADMIN)).body!.token as string;
+    for (let i = 0; i < 5; i++) expect((await call(b, "GET", "/api/admin/restriction/cohorts", undefined, token)).status).toBe(200);
+  });
+});

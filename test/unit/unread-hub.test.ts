@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { createUnreadHub, type UnreadSink } from "../../server/live/unread-hub.js";
+
+function sink(userId: string, sessionId = `s-${userId}`) {
+  const got: number[] = [];
+  let closed = false;
+  const s: UnreadSink = { userId, sessionId, send: (n) => void got.push(n), close: () => void (closed = true) };
+  return { s, got, closed: () => closed };
+}
+
+/** A count source whose reads wait until released, counting how many were made. */
+function slowCounts(start = 0) {
+  let value = start;
+  let reads = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    set: (n: number) => void (value = n),
+    get reads() {
+      return reads;
+    },
+    release: () => waiting.splice(0).forEach((go) => go()),
+    countOf: () => {
+      reads++;
+      return new Promise<number>((resolve) => waiting.push(() => resolve(value)));
+    },
+  };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("unread hub", () => {
+  it("sends a changed user's count to each of their streams, and nothing to anyone else", async () => {
+    const counts = slowCounts(3);
+    const hub = createUnreadHub(counts);
+    const [a1, a2, b] = [sink("a"), sink("a", "s2"), sink("b")];
+    for (const x of [a1, a2, b]) hub.add(x.s);
+    hub.userChanged("a");
+    hub.userChanged("nobody");
+    counts.release();
+    await tick();
+    expect([a1.got, a2.got, b.got]).toEqual([[3], [3], []]);
+    expect(counts.reads).toBe(1);
+  });
+
+  it("coalesces a burst: changes during a read cost one more read, not one each", async () => {
+    const counts = slowCounts(1);
+    const hub = createUnreadHub(counts);
+    const a = sink("a");
+    hub.add(a.s);
+    hub.userChanged("a");
+    for (let i = 0; i < 10; i++) hub.userChanged("a");
+    counts.set(7);
+    counts.release();
+    await tick();
+    counts.release();
+    await tick();
+    expect(counts.reads).toBe(2);
+    expect(a.got).toEqual([7, 7]);
+  });
+
+  it("closes the streams of an ended session and, on shutdown, every stream", () => {
+    const hub = createUnreadHub(slowCounts());
+    const [a, other, b] = [sink("a", "gone"), sink("a", "kept"), sink("b")];
+    for (const x of [a, other, b]) hub.add(x.s);
+    expect(hub.openStreams).toBe(3);
+    hub.sessionEnded("gone");
+    expect([a.closed(), other.closed(), b.closed()]).toEqual([true, false, false]);
+    expect(hub.openStreams).toBe(2);
+    hub.closeAll();
+    expect([other.closed(), b.closed()]).toEqual([true, true]);
+    expect(hub.openStreams).toBe(0);
+  });
+
+  it("stops delivering to a removed stream, and reports a failed read without throwing", async () => {
+    const errors: unknown[] = [];
+    const hub = createUnreadHub({ countOf: async () => Promise.reject(new Error("down")), onError: (e) => void errors.push(e) });
+    const a = sink("a");
+    const remove = hub.add(a.s);
+    hub.userChanged("a");
+    await tick();
+    expect(errors).toHaveLength(1);
+    remove();
+    expect(hub.openStreams).toBe(0);
+    hub.userChanged("a");
+    await tick();
+    expect(errors).toHaveLength(1);
+  });
+});
