@@ -12,6 +12,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import type { Db, DbHandle } from "../db/client.js";
 import { mountAuth, type Auth } from "./auth.js";
 import type { Config } from "./config.js";
+import { registerConsole } from "./console.js";
 import { contextFactory } from "./context.js";
 import { toAppError } from "./error-mapper.js";
 import { AppError, TooManyRequestsError } from "./errors.js";
@@ -36,6 +37,8 @@ export type AppDeps = {
   logger?: FastifyServerOptions["logger"];
   /** Overrides the request limits (tests lower them). */
   limits?: Partial<Limits>;
+  /** Where the built operator console is (default console/dist). */
+  consoleDir?: string;
 };
 
 export type Limits = {
@@ -216,5 +219,7 @@ export async function buildApp(deps: AppDeps) {
     specification: { document: openApiDocument as never },
   });
   await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { url: "/openapi.json" } as never });
+
+  await registerConsole(app, deps.consoleDir);
   return app;
 }

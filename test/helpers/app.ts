@@ -16,6 +16,8 @@ import { testLookup } from "./dns.js";
 export const TEST_ORIGIN = "http://127.0.0.1:3000";
 /** Signing up with this address makes a platform admin (PLATFORM_ADMIN_EMAILS). */
 export const BOOTSTRAP_ADMIN_EMAIL = "root-admin@test.local";
+/** The password of every user signUp makes (browser tests type it into the sign-in form). */
+export const TEST_PASSWORD = "correct-horse-battery";
 
 export type TestUser = SessionUser & { token: string; headers: { authorization: string } };
 
@@ -35,6 +37,7 @@ export type TestAppOptions = {
   signUp?: "open" | "closed";
   limits?: AppDeps["limits"];
   logger?: AppDeps["logger"];
+  consoleDir?: AppDeps["consoleDir"];
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -57,6 +60,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     auth,
     push,
     logger: options.logger ?? false,
+    consoleDir: options.consoleDir,
     // Every test signs up its own users from one address; a test of the sign-up limit sets its own.
     limits: { signUp: { max: 100_000, timeWindowMs: 60_000 }, ...options.limits },
   });
@@ -69,7 +73,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       method: "POST",
       url: "/api/auth/sign-up/email",
       headers: { origin: TEST_ORIGIN, "content-type": "application/json" },
-      payload: { name, email, password: "correct-horse-battery" },
+      payload: { name, email, password: TEST_PASSWORD },
     });
     if (res.statusCode !== 200) throw new Error(`sign-up failed: ${res.statusCode} ${res.body}`);
     const body = res.json() as { token: string; user: { id: string; role: string } };

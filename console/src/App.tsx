@@ -1,0 +1,91 @@
+// The frame: who is signed in, the navigation, and one view per path under /console.
+import { Link, Redirect, Route, Switch, useLocation } from "wouter";
+import { ErrorNotice } from "./components/ErrorNotice.js";
+import { useSession } from "./session.js";
+import { AuditLog } from "./views/AuditLog.js";
+import { CohortPage } from "./views/CohortPage.js";
+import { Cohorts } from "./views/Cohorts.js";
+import { ProLookup } from "./views/ProLookup.js";
+import { SignIn, SignOutButton } from "./views/SignIn.js";
+import { TestSender } from "./views/TestSender.js";
+
+const sections = [
+  { href: "/cohorts", label: "Cohorts" },
+  { href: "/pros", label: "Pro lookup" },
+  { href: "/audit", label: "Audit log" },
+  { href: "/test-sender", label: "Test sender" },
+];
+
+function Nav() {
+  const [location] = useLocation();
+  return (
+    <nav aria-label="Sections">
+      <ul>
+        {sections.map((s) => {
+          const active = location === s.href || location.startsWith(`${s.href}/`);
+          return (
+            <li key={s.href}>
+              <Link href={s.href} aria-current={active ? "page" : undefined}>
+                {s.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+function Views() {
+  return (
+    <Switch>
+      <Route path="/cohorts" component={Cohorts} />
+      <Route path="/cohorts/:id">{(params) => <CohortPage id={params.id} />}</Route>
+      <Route path="/pros/:proId?">{(params) => <ProLookup proId={params.proId} />}</Route>
+      <Route path="/audit" component={AuditLog} />
+      <Route path="/test-sender" component={TestSender} />
+      <Route>
+        <Redirect to="/cohorts" replace />
+      </Route>
+    </Switch>
+  );
+}
+
+export function App() {
+  const session = useSession();
+  const user = session.data;
+  return (
+    <>
+      <header className="top">
+        <p className="brand">Restriction rollout · operator console</p>
+        {user && (
+          <div className="who">
+            <span>
+              Signed in as <strong>{user.email}</strong>
+            </span>
+            <SignOutButton />
+          </div>
+        )}
+      </header>
+      {user && user.role === "admin" && <Nav />}
+      <main>
+        {session.isPending ? (
+          <p aria-busy="true">Loading…</p>
+        ) : session.isError ? (
+          <ErrorNotice error={session.error} />
+        ) : !user ? (
+          <SignIn />
+        ) : user.role !== "admin" ? (
+          <div role="alert" className="notice notice-error">
+            <p>
+              {user.email} is not a platform admin. The console needs an admin account: sign out and sign in with
+              one.
+            </p>
+          </div>
+        ) : (
+          <Views />
+        )}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+// A modal confirmation on the native <dialog>: the browser traps focus, Escape cancels, and focus
+// returns to the button that opened it.
+import { useEffect, useId, useRef, type ReactNode } from "react";
+
+type Props = {
+  open: boolean;
+  title: string;
+  confirmLabel: string;
+  /** "danger" for what takes something away (a rollback). */
+  tone?: "primary" | "danger";
+  confirmDisabled?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+  children: ReactNode;
+};
+
+export function ConfirmDialog({ open, title, confirmLabel, tone = "primary", confirmDisabled, onConfirm, onCancel, children }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog ref={ref} aria-labelledby={titleId} onClose={() => open && onCancel()}>
+      <form
+        method="dialog"
+        className="stack"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!confirmDisabled) onConfirm();
+        }}
+      >
+        <h2 id={titleId}>{title}</h2>
+        {children}
+        <div className="row dialog-actions">
+          <button type="button" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className={tone} disabled={confirmDisabled}>
+            {confirmLabel}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,37 @@
+// An error as the service put it: the message, and for a validation error each field and why.
+import { TRPCClientError } from "@trpc/client";
+import type { AppRouter } from "../../../server/routers/index.js";
+
+type FieldIssue = { field: string; message: string };
+
+function describe(error: unknown): { message: string; details: FieldIssue[] } {
+  if (error instanceof TRPCClientError) {
+    const data = (error as TRPCClientError<AppRouter>).data;
+    return { message: error.message, details: data?.details ?? [] };
+  }
+  if (error instanceof Error) return { message: error.message, details: [] };
+  return { message: "Something went wrong", details: [] };
+}
+
+/** `title` says what failed ("Push not sent"); the message is the service's own. */
+export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  const { message, details } = describe(error);
+  return (
+    <div role="alert" className="notice notice-error">
+      <p>
+        {title && <strong>{title}: </strong>}
+        {message}
+      </p>
+      {details.length > 0 && (
+        <ul>
+          {details.map((d) => (
+            <li key={`${d.field}:${d.message}`}>
+              <code>{d.field}</code>: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

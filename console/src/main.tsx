@@ -1,0 +1,16 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { Router } from "wouter";
+import { queryClient } from "./api.js";
+import { App } from "./App.js";
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <Router base="/console">
+        <App />
+      </Router>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,48 @@
+// Sign-in, sign-out and the current session through better-auth's own endpoints (same origin, cookie).
+import { useQuery } from "@tanstack/react-query";
+import { queryClient, SESSION_KEY } from "./api.js";
+
+export type SessionUser = { id: string; email: string; name: string; role?: string | null };
+
+/** better-auth answers errors as `{message, code}` (or the service's envelope for its own limits). */
+async function failure(res: Response): Promise<Error> {
+  const body = (await res.json().catch(() => null)) as
+    | { message?: string; error?: { message?: string } }
+    | null;
+  return new Error(body?.message ?? body?.error?.message ?? `The service answered ${res.status}`);
+}
+
+async function authFetch(path: string, body?: unknown): Promise<Response> {
+  const res = await fetch(`/api/auth/${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    credentials: "same-origin",
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw await failure(res);
+  return res;
+}
+
+async function fetchSession(): Promise<SessionUser | null> {
+  const res = await authFetch("get-session");
+  const data = (await res.json()) as { user: SessionUser } | null;
+  return data?.user ?? null;
+}
+
+export function useSession() {
+  return useQuery({ queryKey: SESSION_KEY, queryFn: fetchSession, staleTime: 60_000 });
+}
+
+export async function signIn(email: string, password: string): Promise<void> {
+  const res = await authFetch("sign-in/email", { email, password });
+  const { user } = (await res.json()) as { user: SessionUser };
+  queryClient.setQueryData(SESSION_KEY, user);
+}
+
+export async function signOut(): Promise<void> {
+  await authFetch("sign-out", {});
+  // The session query is watched by the frame (it shows the sign-in form); everything else was the
+  // previous user's and goes.
+  queryClient.setQueryData(SESSION_KEY, null);
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+}

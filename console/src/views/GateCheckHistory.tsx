@@ -1,0 +1,49 @@
+// Every gate check of a cohort, newest first: the figures given and what they decided.
+import { useQuery } from "@tanstack/react-query";
+import { trpc } from "../api.js";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import { TableHead } from "../components/TableHead.js";
+import { Time } from "../components/Time.js";
+
+const yesNo = (value: boolean) => (value ? "yes" : "no");
+
+export function GateCheckHistory({ cohortId }: { cohortId: string }) {
+  const checks = useQuery(trpc.restriction.listGateChecks.queryOptions({ id: cohortId }));
+  return (
+    <section className="card" aria-labelledby="gate-history-title">
+      <h2 id="gate-history-title">Gate checks</h2>
+      <ErrorNotice error={checks.error} />
+      {checks.isPending ? (
+        <p aria-busy="true">Loading gate checks…</p>
+      ) : checks.data?.length === 0 ? (
+        <p className="empty">No gate check yet: activation stays blocked until one passes.</p>
+      ) : (
+        <table>
+          <TableHead columns={["Checked", "Response rate#", "Comparisons#", "Log live", "Legal sign-off", "Result"]} />
+          <tbody>
+            {checks.data?.map((check) => (
+              <tr key={check.id}>
+                <td>
+                  <Time value={check.checkedAt} />
+                </td>
+                <td className="num">{check.responseRate ?? "—"}</td>
+                <td className="num">{check.comparisonsDone ?? "—"}</td>
+                <td>{yesNo(check.logLive)}</td>
+                <td>{yesNo(check.legalSignoff)}</td>
+                <td>
+                  {check.allGatesMet ? (
+                    <span className="badge badge-active">All gates met</span>
+                  ) : (
+                    <>
+                      <span className="badge badge-fail">Blocked</span> {check.blockedBy ?? "unknown"}
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

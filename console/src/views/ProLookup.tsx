@@ -1,0 +1,98 @@
+// A pro's restriction status and the history of its flag, looked up by id.
+import { useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Link, useLocation } from "wouter";
+import { trpc } from "../api.js";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import { Time } from "../components/Time.js";
+import { ProHistory } from "./ProHistory.js";
+
+export function ProLookup({ proId }: { proId?: string }) {
+  const [, navigate] = useLocation();
+  const [draft, setDraft] = useState(proId ?? "");
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (draft.trim()) navigate(`/pros/${encodeURIComponent(draft.trim())}`);
+  };
+  return (
+    <>
+      <h1>Pro lookup</h1>
+      <form onSubmit={submit} className="row inline-form" role="search">
+        <label>
+          Pro id
+          <input value={draft} onChange={(e) => setDraft(e.target.value)} required placeholder="pro-0001" />
+        </label>
+        <button type="submit" className="primary">
+          Look up
+        </button>
+      </form>
+      {!proId && <ActivePros />}
+      {proId && <ProStatus key={proId} proId={proId} />}
+      {proId && <ProHistory key={`history-${proId}`} proId={proId} />}
+    </>
+  );
+}
+
+function ProStatus({ proId }: { proId: string }) {
+  const status = useQuery(trpc.restriction.getPro.queryOptions({ proId }));
+  const cohorts = useQuery(trpc.restriction.listCohorts.queryOptions());
+  if (status.isPending) return <p aria-busy="true">Loading {proId}…</p>;
+  if (status.isError) return <ErrorNotice error={status.error} />;
+  const pro = status.data;
+  return (
+    <section className="card" aria-labelledby="pro-title">
+      <h2 id="pro-title">
+        {pro.proId}{" "}
+        <span className={`badge ${pro.restrictionActive ? "badge-active" : "badge-off"}`}>
+          {pro.restrictionActive ? "Restricted" : "Not restricted"}
+        </span>
+      </h2>
+      {"updatedAt" in pro ? (
+        <dl className="facts">
+          <dt>Set by</dt>
+          <dd>
+            {pro.cohortId ? (
+              <Link href={`/cohorts/${pro.cohortId}`}>
+                cohort {cohorts.data?.find((c) => c.id === pro.cohortId)?.cohortNumber ?? pro.cohortId}
+              </Link>
+            ) : (
+              "per pro"
+            )}
+          </dd>
+          <dt>Updated</dt>
+          <dd>
+            <Time value={pro.updatedAt} />
+          </dd>
+        </dl>
+      ) : (
+        <p className="empty">The restriction was never set for this pro.</p>
+      )}
+    </section>
+  );
+}
+
+const SHOWN = 200;
+
+/** Before a lookup: the pros whose restriction is on now, by id. */
+function ActivePros() {
+  const active = useQuery(trpc.restriction.listActive.queryOptions());
+  if (active.isPending) return <p aria-busy="true">Loading the restricted pros…</p>;
+  if (active.isError) return <ErrorNotice error={active.error} />;
+  return (
+    <section className="card" aria-labelledby="active-pros-title">
+      <h2 id="active-pros-title">Restricted now ({active.data.length})</h2>
+      {active.data.length === 0 ? (
+        <p className="empty">No pro has the restriction on.</p>
+      ) : (
+        <ul className="id-grid">
+          {active.data.slice(0, SHOWN).map((pro) => (
+            <li key={pro.proId}>
+              <Link href={`/pros/${encodeURIComponent(pro.proId)}`}>{pro.proId}</Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      {active.data.length > SHOWN && <p className="hint">The first {SHOWN} by id; look the others up by id.</p>}
+    </section>
+  );
+}

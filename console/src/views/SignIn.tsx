@@ -1,0 +1,53 @@
+// Sign in with better-auth's email and password endpoint; the session cookie does the rest.
+import { useMutation } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import { signIn, signOut } from "../session.js";
+
+export function SignIn() {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const mutation = useMutation({ mutationFn: () => signIn(email.trim(), password) });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    mutation.mutate();
+  };
+  return (
+    <section className="card narrow" aria-labelledby="sign-in-title">
+      <h1 id="sign-in-title">Sign in</h1>
+      <p className="hint">Use a platform admin account.</p>
+      <form onSubmit={submit} className="stack">
+        <label>
+          Email
+          <input type="email" autoComplete="username" required autoFocus value={email} onChange={(e) => setEmail(e.target.value)} />
+        </label>
+        <label>
+          Password
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        <ErrorNotice error={mutation.error} />
+        <button type="submit" className="primary" disabled={mutation.isPending}>
+          {mutation.isPending ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export function SignOutButton() {
+  const mutation = useMutation({ mutationFn: signOut });
+  return (
+    <>
+      <button type="button" onClick={() => mutation.mutate()} disabled={mutation.isPending}>
+        Sign out
+      </button>
+      {mutation.isError && <ErrorNotice error={mutation.error} />}
+    </>
+  );
+}
