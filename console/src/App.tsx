@@ -8,6 +8,7 @@ import { Cohorts } from "./views/Cohorts.js";
 import { ProLookup } from "./views/ProLookup.js";
 import { SignIn, SignOutButton } from "./views/SignIn.js";
 import { TestSender } from "./views/TestSender.js";
+import { UnreadBadge } from "./components/UnreadBadge.js";
 
 const sections = [
   { href: "/cohorts", label: "Cohorts" },
@@ -63,6 +64,7 @@ export function App() {
             <span>
               Signed in as <strong>{user.email}</strong>
             </span>
+            <UnreadBadge />
             <SignOutButton />
           </div>
         )}

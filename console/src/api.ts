@@ -1,7 +1,7 @@
 // The typed tRPC client of the console: same origin, the better-auth session cookie, superjson (Dates
 // arrive as Date). Only the router's type comes from the server.
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError } from "@trpc/client";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import superjson from "superjson";
@@ -34,7 +34,14 @@ export const queryClient = new QueryClient({
 });
 
 export const trpcClient = createTRPCClient<AppRouter>({
-  links: [httpBatchLink({ url: "/trpc", transformer: superjson, fetch: (url, init) => fetch(url, { ...init, credentials: "same-origin" }) })],
+  links: [
+    // Subscriptions (the live unread count) over SSE: the browser's EventSource sends the session cookie.
+    splitLink({
+      condition: (op) => op.type === "subscription",
+      true: httpSubscriptionLink({ url: "/trpc", transformer: superjson }),
+      false: httpBatchLink({ url: "/trpc", transformer: superjson, fetch: (url, init) => fetch(url, { ...init, credentials: "same-origin" }) }),
+    }),
+  ],
 });
 
 /** queryOptions / mutationOptions / queryKey for every procedure (@trpc/tanstack-react-query). */

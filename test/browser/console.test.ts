@@ -56,6 +56,16 @@ describe.skipIf(!chromiumFound())("operator console", () => {
     await page.getByRole("heading", { name: "Cohorts", exact: true }).waitFor();
   });
 
+  test("the unread badge follows the operator's own notifications live", async () => {
+    const page = h.page();
+    const badge = page.getByRole("status", { name: /unread notifications/ });
+    await badge.filter({ hasText: "0 unread" }).waitFor();
+    await h.app().caller(admin).notifications.testInApp({ type: "message.received", title: "For the badge", targetUserId: admin.id });
+    // No reload: the count arrives over the subscription (docs/api.md#live-unread-count).
+    await badge.filter({ hasText: "1 unread" }).waitFor({ timeout: 5_000 });
+    await h.screenshot("01c-unread-badge", { viewport: true });
+  });
+
   test("a CSV upload is checked before sending, then creates the cohort", async () => {
     const page = h.page();
     const upload = page.getByLabel("Or upload a CSV file");
@@ -176,12 +186,15 @@ describe.skipIf(!chromiumFound())("operator console", () => {
 
   test("the test sender creates an in-app notification and shows a push refusal as the service put it", async () => {
     const page = h.page();
+    const { count: before } = await h.app().caller(admin).notifications.unreadCount();
     await page.getByRole("link", { name: "Test sender" }).click();
     await page.getByRole("button", { name: "Send to me" }).click();
     await page.getByLabel("Title").fill("Hello from the console");
     await page.getByRole("button", { name: "Send in-app" }).click();
     await page.getByText("In-app notification created").waitFor();
-    expect(await h.app().caller(admin).notifications.unreadCount()).toEqual({ count: 1 });
+    expect(await h.app().caller(admin).notifications.unreadCount()).toEqual({ count: before + 1 });
+    // The header's badge follows it, with no reload.
+    await page.getByRole("status", { name: /unread notifications/ }).filter({ hasText: `${before + 1} unread` }).waitFor();
 
     await page.getByRole("button", { name: "Send push" }).click();
     await page.getByRole("alert").getByText("VAPID not configured").waitFor();
