@@ -9,7 +9,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
-import postgres from "postgres";
+import postgres, { type Sql } from "postgres";
 import * as schema from "./schema/index.js";
 
 export type Schema = typeof schema;
@@ -32,7 +32,6 @@ export type DbOptions = {
 
 export type DbHandle = {
   db: Db;
-  driver: "postgres" | "pglite";
   /** Applies the committed migrations (or those of another folder); safe to call on every start. */
   migrate(folder?: string): Promise<void>;
   /**
@@ -42,7 +41,14 @@ export type DbHandle = {
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
-};
+} & (
+  | {
+      driver: "postgres";
+      /** The postgres.js pool under `db`, for libraries that send their own SQL (the shared rate-limit counts). */
+      client: Sql;
+    }
+  | { driver: "pglite" }
+);
 
 export async function createDb(options: DbOptions): Promise<DbHandle> {
   const logger: Logger | undefined = options.onQuery
@@ -65,6 +71,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     return {
       db,
       driver: "postgres",
+      client,
       migrate: (folder = migrationsFolder) => migratePostgres(db, { migrationsFolder: folder }),
       async listen(channel, onPayload) {
         const request = await client.listen(channel, onPayload);

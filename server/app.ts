@@ -3,12 +3,11 @@
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
 import helmet from "@fastify/helmet";
-import rateLimit from "@fastify/rate-limit";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import { sql } from "drizzle-orm";
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import type { Db, DbHandle } from "../db/client.js";
 import { mountAuth, type Auth } from "./auth.js";
 import type { Config } from "./config.js";
@@ -19,7 +18,7 @@ import { AppError, TooManyRequestsError } from "./errors.js";
 import { registerIdempotency } from "./idempotency.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
 import type { PushService } from "./push/sender.js";
-import { createRateLimiter, type Window } from "./rate-limit.js";
+import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./rate-limit.js";
 import { registerRestRoutes } from "./rest/adapter.js";
 import { errorHeaders, sendError } from "./rest/errors.js";
 import { buildOpenApiDocument } from "./rest/openapi.js";
@@ -39,6 +38,11 @@ export type AppDeps = {
   limits?: Partial<Limits>;
   /** Where the built operator console is (default console/dist). */
   consoleDir?: string;
+  /**
+   * Where the limits count (rateLimitStoreFor(handle)): the PostgreSQL database every instance shares, or
+   * when absent this process's memory, which only suits a single instance.
+   */
+  rateLimitStore?: RateLimitStore;
 };
 
 export type Limits = {
@@ -66,8 +70,6 @@ function fromFastifyError(err: FastifyError): AppError {
       return new AppError("PAYLOAD_TOO_LARGE", "Request body is too large");
     case 415:
       return new AppError("VALIDATION_ERROR", "Unsupported Content-Type: send application/json");
-    case 429:
-      return new AppError("TOO_MANY_REQUESTS", "Too many requests; try again later");
   }
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     const malformed = err instanceof SyntaxError || err.code === "FST_ERR_CTP_INVALID_JSON_BODY";
@@ -87,33 +89,27 @@ function limitedOperation(method: string, url: string): "signIn" | "signUp" | nu
   return null;
 }
 
-async function registerRateLimits(app: FastifyInstance, limits: Limits) {
-  await app.register(rateLimit, { global: false });
-  const checkers = {
-    signIn: app.createRateLimit({
-      max: limits.signIn.max,
-      timeWindow: limits.signIn.timeWindowMs,
-      keyGenerator: (req) => `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase()}`,
-    }),
-    signUp: app.createRateLimit({
-      max: limits.signUp.max,
-      timeWindow: limits.signUp.timeWindowMs,
-      keyGenerator: (req) => req.ip,
-    }),
+function registerRateLimits(app: FastifyInstance, limits: Limits, store: RateLimitStore) {
+  const limiters = {
+    signIn: createRateLimiter(store, "sign-in", limits.signIn),
+    signUp: createRateLimiter(store, "sign-up", limits.signUp),
+  };
+  const keys = {
+    signIn: (req: FastifyRequest) => `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase()}`,
+    signUp: (req: FastifyRequest) => req.ip,
   };
   // preHandler: the body (the sign-in address) is parsed by then.
   app.addHook("preHandler", async (request, reply) => {
     const operation = limitedOperation(request.method, request.url);
     if (!operation) return;
-    const verdict = await checkers[operation](request);
-    // isAllowed means "on the allow list"; the count decides through isExceeded.
-    if (verdict.isAllowed || !verdict.isExceeded) return;
-    return sendError(reply, new TooManyRequestsError(verdict.ttlInSeconds));
+    const verdict = await limiters[operation](keys[operation](request));
+    if (verdict.limited) return sendError(reply, new TooManyRequestsError(verdict.retryAfterSeconds));
   });
 }
 
 export async function buildApp(deps: AppDeps) {
   const limits = { ...defaultLimits, ...deps.limits };
+  const rateLimitStore = deps.rateLimitStore ?? memoryRateLimitStore;
   const app = Fastify({
     bodyLimit: limits.bodyBytes,
     logger: deps.logger ?? {
@@ -164,7 +160,7 @@ export async function buildApp(deps: AppDeps) {
 
   // Security headers on every answer; the API reference page only loads its own scripts and styles.
   await app.register(helmet);
-  await registerRateLimits(app, limits);
+  registerRateLimits(app, limits, rateLimitStore);
   registerIdempotency(app, { db: deps.db, auth: deps.auth });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`)),
@@ -190,7 +186,7 @@ export async function buildApp(deps: AppDeps) {
   }
   mountAuth(app, deps.auth);
 
-  const rateLimits = { testPush: createRateLimiter(limits.testPush) };
+  const rateLimits = { testPush: createRateLimiter(rateLimitStore, "test-push", limits.testPush) };
   const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen });
   const createContext = contextFactory({ db: deps.db, push: deps.push, rateLimits, live }, deps.auth);
   registerUnreadCountStream(app, live, createContext);

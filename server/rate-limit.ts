@@ -1,6 +1,13 @@
-// Request counting for the limits procedures apply (the rateLimited middleware): a fixed window per key, in
-// @fastify/rate-limit's own in-memory store, the one the Fastify-level limits count in.
-import LocalStore from "@fastify/rate-limit/store/LocalStore.js";
+// Request counting for every limit (docs/api.md#rate-limits): rate-limiter-flexible's fixed window per key.
+// On PostgreSQL the counts live in the rate_limits table (migration 0005), so every instance on the same
+// database counts against one budget; the embedded PGlite serves one process only, so there they live in
+// that process's memory.
+import { createHash } from "node:crypto";
+import { getTableName } from "drizzle-orm";
+import type { Sql } from "postgres";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { DbHandle } from "../db/client.js";
+import { rateLimits } from "../db/schema/index.js";
 
 export type Window = { max: number; timeWindowMs: number };
 
@@ -12,22 +19,63 @@ export type RateLimiter = (key: string) => Promise<RateLimitVerdict>;
 /** The operations limited per caller inside the procedures, whichever door they come through. */
 export type ProcedureRateLimits = { testPush?: RateLimiter };
 
-export function createRateLimiter(window: Window): RateLimiter {
-  const store = new LocalStore(false, false);
-  return (key) =>
-    new Promise((resolve, reject) => {
-      store.incr(
-        key,
-        (err, count) => {
-          if (err || !count) return reject(err ?? new Error("rate limit store returned no count"));
-          resolve(
-            count.current > window.max
-              ? { limited: true, retryAfterSeconds: Math.ceil(count.ttl / 1000) }
-              : { limited: false },
-          );
-        },
-        window.timeWindowMs,
-        window.max,
-      );
-    });
+/** Where the counts are kept: this process's memory, or the PostgreSQL database every instance shares. */
+export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; client: Sql };
+
+export const memoryRateLimitStore: RateLimitStore = { kind: "memory" };
+
+/** The store that fits a database: shared on PostgreSQL, in memory on the embedded PGlite. */
+export function rateLimitStoreFor(handle: DbHandle): RateLimitStore {
+  return handle.driver === "postgres" ? { kind: "postgres", client: handle.client } : memoryRateLimitStore;
+}
+
+/**
+ * The postgres.js pool as the client RateLimiterPostgres takes with storeType "pool": it calls
+ * `query({ name, text, values })` and reads `rows` and `rowCount`, as on a `pg` Pool. The counts then share
+ * the service's pool and connection settings instead of opening a second pool of their own.
+ */
+function asPgPool(sql: Sql) {
+  return {
+    async query(q: { text: string; values?: unknown[] }) {
+      const rows = await sql.unsafe(q.text, (q.values ?? []) as never[], { prepare: true });
+      return { rows, rowCount: rows.count };
+    },
+  };
+}
+
+/**
+ * The key as stored: a digest, so a row stays within the table's 255 characters and holds no e-mail or
+ * client address, and any text (a NUL character) is a key. The same key gives the same digest on every instance.
+ */
+const storedKey = (key: string) => createHash("sha256").update(key).digest("base64url");
+
+/** A limit named `name` (the rows' key prefix, one per limit: "sign-in", "sign-up", "test-push"). */
+export function createRateLimiter(store: RateLimitStore, name: string, window: Window): RateLimiter {
+  const options = { keyPrefix: name, points: window.max, duration: window.timeWindowMs / 1000 };
+  const limiter: RateLimiterAbstract =
+    store.kind === "postgres"
+      ? new RateLimiterPostgres({
+          ...options,
+          storeClient: asPgPool(store.client),
+          storeType: "pool",
+          tableName: getTableName(rateLimits),
+          // Made by the migration: start-up needs no CREATE rights.
+          tableCreated: true,
+          // Rows whose window ended an hour ago are deleted every five minutes (a timer that does not hold
+          // the process open); with several instances each does it, which is harmless.
+          clearExpiredByTimeout: true,
+        })
+      : new RateLimiterMemory(options);
+  return async (key) => {
+    try {
+      await limiter.consume(storedKey(key));
+      return { limited: false };
+    } catch (err) {
+      // Over the budget the library rejects with the count; anything else is the store failing.
+      if (err instanceof RateLimiterRes) {
+        return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
+      }
+      throw err;
+    }
+  };
 }

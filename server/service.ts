@@ -8,6 +8,7 @@ import { buildApp, type AppDeps } from "./app.js";
 import { createAuth } from "./auth.js";
 import type { Config } from "./config.js";
 import { createPushService } from "./push/sender.js";
+import { rateLimitStoreFor } from "./rate-limit.js";
 
 /**
  * The session signing secret: BETTER_AUTH_SECRET, or with the embedded database one generated once and
@@ -42,7 +43,15 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       allowHttpEndpoints: config.pushAllowHttpEndpoints,
       allowPrivateEndpoints: config.pushAllowPrivateEndpoints,
     });
-    const app = await buildApp({ config, db: handle.db, listen: handle.listen, auth, push, logger: options.logger });
+    const app = await buildApp({
+      config,
+      db: handle.db,
+      listen: handle.listen,
+      auth,
+      push,
+      logger: options.logger,
+      rateLimitStore: rateLimitStoreFor(handle),
+    });
     return { app, handle, bootstrap };
   } catch (err) {
     await handle.close();

@@ -9,6 +9,7 @@ import { createAuth, type Auth } from "../../server/auth.js";
 import type { SessionUser } from "../../server/session.js";
 import { createContextInner } from "../../server/context.js";
 import { createPushService, type PushService, type PushServiceOptions } from "../../server/push/sender.js";
+import { rateLimitStoreFor } from "../../server/rate-limit.js";
 import { createCaller } from "../../server/routers/index.js";
 import { openTestDb, type TestDb } from "./db.js";
 import { testLookup } from "./dns.js";
@@ -38,10 +39,12 @@ export type TestAppOptions = {
   limits?: AppDeps["limits"];
   logger?: AppDeps["logger"];
   consoleDir?: AppDeps["consoleDir"];
+  /** Another app's database: a second instance of the service on it (the caller closes the database once). */
+  db?: TestDb;
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const db = await openTestDb();
+  const db = options.db ?? (await openTestDb());
   const auth = createAuth({
     db: db.db,
     secret: "test-secret-that-is-long-enough-0123456789",
@@ -63,6 +66,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     consoleDir: options.consoleDir,
     // Every test signs up its own users from one address; a test of the sign-up limit sets its own.
     limits: { signUp: { max: 100_000, timeWindowMs: 60_000 }, ...options.limits },
+    rateLimitStore: rateLimitStoreFor(db),
   });
   await app.ready();
 
