@@ -3,8 +3,10 @@
 // is the one it replaced, and two transactions over overlapping pros queue instead of deadlocking.
 import { asc, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.js";
+import { afterCommit } from "../../../db/observe.js";
 import { auditEvents, proFlagChanges, proRestrictionStatus } from "../../../db/schema/index.js";
 import type { AuditEntry, AuditSource } from "../../audit/record.js";
+import { countAuditEvent } from "../../metrics.js";
 
 export type StoredStatus = typeof proRestrictionStatus.$inferSelect;
 
@@ -33,12 +35,18 @@ const boolArray = (values: readonly boolean[]) => sql`array[${sql.join(values.ma
 
 /**
  * One statement: the audit event of the change and a pro_flag_changes row per pro pointing at it. It
- * reads nothing back, so it is the same on both drivers.
+ * reads nothing back, so it is the same on both drivers. The audit_events_total metric counts the event once
+ * the transaction has committed.
  */
-export function recordFlagChanges(tx: DbOrTx, source: AuditSource, event: AuditEntry & { id: string }, change: FlagChange) {
+export async function recordFlagChanges(
+  tx: DbOrTx,
+  source: AuditSource,
+  event: AuditEntry & { id: string },
+  change: FlagChange,
+): Promise<void> {
   const previous = change.proIds.map((proId) => change.before.get(proId)?.restrictionActive ?? false);
   const json = (value: unknown) => (value === null || value === undefined ? sql`null` : sql`${JSON.stringify(value)}::jsonb`);
-  return tx.execute(sql`
+  await tx.execute(sql`
     with event as (
       insert into ${auditEvents} (id, actor_id, actor_email, action, target_type, target_id, before, after, reason, request_id)
       values (${event.id}, ${source.actor.id}, ${source.actor.email}, ${event.action}, ${event.target.type},
@@ -47,4 +55,5 @@ export function recordFlagChanges(tx: DbOrTx, source: AuditSource, event: AuditE
     insert into ${proFlagChanges} (pro_id, restriction_active, previous, via, cohort_id, audit_event_id)
     select changed.pro_id, ${change.restrictionActive}, changed.previous, ${change.via}, ${change.cohortId}::uuid, ${event.id}::uuid
     from unnest(${textArray(change.proIds)}, ${boolArray(previous)}) as changed(pro_id, previous)`);
+  afterCommit(tx, () => countAuditEvent(event.action));
 }
