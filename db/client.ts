@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres, { type Sql } from "postgres";
+import { instrumentDb, type DbObserver } from "./observe.js";
 import * as schema from "./schema/index.js";
 
 export type Schema = typeof schema;
@@ -28,6 +29,8 @@ export type DbOptions = {
   maxConnections?: number;
   /** Called with every SQL statement Drizzle sends (tests count them). */
   onQuery?: (query: string, params: unknown[]) => void;
+  /** Told of each statement outside a transaction and each transaction, until it settles (metrics). */
+  observe?: DbObserver;
 };
 
 export type DbHandle = {
@@ -68,6 +71,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       fetch_types: false,
     });
     const db = drizzlePostgres(client, { schema, logger });
+    instrumentDb(db, options.observe);
     return {
       db,
       driver: "postgres",
@@ -85,6 +89,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
   if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
   const client = await PGlite.create(dir);
   const db = drizzlePglite(client, { schema, logger });
+  instrumentDb(db, options.observe);
   return {
     db,
     driver: "pglite",

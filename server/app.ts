@@ -19,6 +19,7 @@ import { registerIdempotency } from "./idempotency.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
 import type { PushService } from "./push/sender.js";
 import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./rate-limit.js";
+import { requestObserver } from "./request-metrics.js";
 import { registerRestRoutes } from "./rest/adapter.js";
 import { errorHeaders, sendError } from "./rest/errors.js";
 import { buildOpenApiDocument } from "./rest/openapi.js";
@@ -78,6 +79,10 @@ function fromFastifyError(err: FastifyError): AppError {
   return toAppError(err);
 }
 
+const TRPC_PREFIX = "/trpc";
+/** Route templates in each request's log lines and metrics; a tRPC call's label is one of the procedures. */
+const requests = requestObserver({ route: `${TRPC_PREFIX}/:path`, procedures: new Set(Object.keys(appRouter._def.procedures)) });
+
 const SIGN_IN_PATH = "/api/auth/sign-in/email";
 const SIGN_UP_PATH = "/api/auth/sign-up/email";
 
@@ -123,12 +128,15 @@ export async function buildApp(deps: AppDeps) {
     // Batched tRPC calls put every procedure name in one path segment.
     // Every documented path answers the same with one trailing slash (`GET /api/notifications/`).
     routerOptions: { maxParamLength: 5000, ignoreTrailingSlash: true },
+    childLoggerFactory: requests.childLoggerFactory,
     // Errors raised while routing (a malformed %-escape, an over-long path parameter) get the envelope too.
-    frameworkErrors: (err, _request, reply) => {
+    frameworkErrors: (err, request, reply) => {
       const message = err.code === "FST_ERR_MAX_PARAM_LENGTH" ? "A path parameter is too long" : "Malformed URL";
       sendError(reply, new AppError("VALIDATION_ERROR", message));
+      requests.count(request, reply);
     },
   });
+  requests.register(app);
 
   // While shutting down, answers close their connection: a keep-alive socket left idle would hold the
   // server open until the client drops it.
@@ -191,12 +199,13 @@ export async function buildApp(deps: AppDeps) {
   const createContext = contextFactory({ db: deps.db, push: deps.push, rateLimits, live }, deps.auth);
   registerUnreadCountStream(app, live, createContext);
   await app.register(fastifyTRPCPlugin, {
-    prefix: "/trpc",
+    prefix: TRPC_PREFIX,
     trpcOptions: {
       router: appRouter,
       createContext: ({ req }) => createContext(req),
-      onError: ({ error, path }) => {
-        if (toAppError(error).status >= 500) app.log.error({ err: error, path }, "tRPC procedure failed");
+      // The request's own logger: the line carries its reqId and route like every other line of the request.
+      onError: ({ error, path, req }) => {
+        if (toAppError(error).status >= 500) req.log.error({ err: error, path }, "tRPC procedure failed");
       },
       // A call refused by a rate limit says when to try again, as on REST.
       responseMeta: ({ errors }) => ({

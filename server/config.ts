@@ -21,9 +21,12 @@ const list = z
 
 const origin = z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin);
 
+const port = z.coerce.number().int().min(0).max(65535);
+
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: port.default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
+  METRICS_PORT: port.optional(),
   ...databaseEnvShape,
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   BETTER_AUTH_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -69,6 +72,8 @@ export type BootstrapAdmin = { email: string; password: string; name: string };
 export type Config = {
   port: number;
   host: string;
+  /** Where Prometheus metrics are served (`GET /metrics`, on `host`); null: not at all. */
+  metricsPort: number | null;
   databaseUrl: string | undefined;
   pgliteDir: string;
   authSecret: string | undefined;
@@ -100,6 +105,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.DATABASE_URL && !e.BETTER_AUTH_SECRET) {
     throw new ConfigError("BETTER_AUTH_SECRET: required when DATABASE_URL is set");
   }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError("METRICS_PORT: must differ from PORT (metrics are never served on the API port)");
+  }
   if (e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) throw new ConfigError("ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
   if (e.ADMIN_PASSWORD && !e.ADMIN_EMAIL) throw new ConfigError("ADMIN_EMAIL: required when ADMIN_PASSWORD is set");
   const production = e.NODE_ENV === "production";
@@ -112,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    metricsPort: e.METRICS_PORT ?? null,
     databaseUrl: e.DATABASE_URL,
     pgliteDir: e.PGLITE_DIR,
     authSecret: e.BETTER_AUTH_SECRET,

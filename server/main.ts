@@ -1,5 +1,7 @@
-// Entry point: read config, open the database, build the app, listen; drain on SIGTERM/SIGINT.
+// Entry point: read config, open the database, build the app, listen (and serve metrics on METRICS_PORT);
+// drain on SIGTERM/SIGINT.
 import { ConfigError, loadConfig } from "./config.js";
+import { startMetricsServer, type MetricsServer } from "./metrics.js";
 import { openService } from "./service.js";
 
 async function main() {
@@ -7,14 +9,16 @@ async function main() {
   const { app, handle, bootstrap } = await openService(config);
   for (const warning of config.warnings) app.log.warn(warning);
   if (bootstrap?.created) app.log.info({ email: bootstrap.email }, "created the admin account from ADMIN_EMAIL");
+  let metrics: MetricsServer | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, "shutting down: finishing in-flight requests");
     try {
-      // Stops accepting, waits for in-flight requests, then the database goes.
+      // Stops accepting, waits for in-flight requests (still observable meanwhile), then the database goes.
       await app.close();
+      await metrics?.close();
       await handle.close();
       process.exit(0);
     } catch (err) {
@@ -25,6 +29,13 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
+  if (config.metricsPort !== null) {
+    // Before the API port opens: a metrics port that cannot be had stops start-up with one line.
+    metrics = await startMetricsServer({ port: config.metricsPort, host: config.host }).catch((err: Error) => {
+      throw new ConfigError(`METRICS_PORT: ${err.message}`);
+    });
+    app.log.info(`metrics on ${metrics.url}`);
+  }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { database: handle.driver === "pglite" ? `PGlite (${config.pgliteDir})` : "PostgreSQL" },

@@ -7,6 +7,7 @@ import { ensureBootstrapAdmin } from "./admin-bootstrap.js";
 import { buildApp, type AppDeps } from "./app.js";
 import { createAuth } from "./auth.js";
 import type { Config } from "./config.js";
+import { dbMetrics } from "./metrics.js";
 import { createPushService } from "./push/sender.js";
 import { rateLimitStoreFor } from "./rate-limit.js";
 
@@ -25,7 +26,7 @@ export function authSecret(config: Pick<Config, "authSecret" | "pgliteDir">): st
 }
 
 export async function openService(config: Config, options: { logger?: AppDeps["logger"] } = {}) {
-  const handle = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+  const handle = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir, observe: dbMetrics });
   try {
     await handle.migrate();
     const auth = createAuth({

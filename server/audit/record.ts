@@ -2,7 +2,9 @@
 // transaction, so a change that fails or is refused leaves no event and a committed one always has one.
 import { randomUUID } from "node:crypto";
 import type { DbOrTx } from "../../db/client.js";
+import { afterCommit } from "../../db/observe.js";
 import { auditEvents, type AuditAction, type AuditTargetType } from "../../db/schema/index.js";
+import { countAuditEvent } from "../metrics.js";
 
 export type Actor = { id: string; email: string };
 /** Who made a change, and the request that carried it. */
@@ -27,9 +29,12 @@ export const auditSource = (ctx: { user: Actor; requestId: string | null }): Aud
   requestId: ctx.requestId,
 });
 
-/** The insert of one event; run it inside the change's transaction. */
-export function recordAudit(db: DbOrTx, source: AuditSource, entry: AuditEntry) {
-  return db.insert(auditEvents).values({
+/**
+ * Inserts one event; run it inside the change's transaction. The audit_events_total metric counts it once
+ * that transaction has committed.
+ */
+export async function recordAudit(db: DbOrTx, source: AuditSource, entry: AuditEntry): Promise<void> {
+  await db.insert(auditEvents).values({
     id: entry.id ?? newAuditEventId(),
     actorId: source.actor.id,
     actorEmail: source.actor.email,
@@ -42,4 +47,5 @@ export function recordAudit(db: DbOrTx, source: AuditSource, entry: AuditEntry) 
     reason: entry.reason ?? null,
     requestId: source.requestId,
   });
+  afterCommit(db, () => countAuditEvent(entry.action));
 }

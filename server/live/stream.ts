@@ -7,6 +7,7 @@ import type { Db, DbHandle } from "../../db/client.js";
 import type { Context } from "../context.js";
 import { AppError } from "../errors.js";
 import { sendError } from "../rest/errors.js";
+import { streamOpened } from "../metrics.js";
 import { countUnread } from "../routers/notifications/inbox.js";
 import { createUnreadHub, type UnreadHub } from "./unread-hub.js";
 
@@ -101,6 +102,8 @@ export function registerUnreadCountStream(
     // A reconnecting client waits 2 s, then resumes with the count as it is then.
     raw.write(`retry: 2000\n${unreadCountEvent(heldCount ?? first)}`);
     open = true;
+    const counted = streamOpened();
+    request.raw.once("close", counted);
     heartbeat = setInterval(() => raw.write(": keep-alive\n\n"), HEARTBEAT_MS);
     cancelExpiry = onSessionExpiry(session.expiresAt, end);
     request.raw.once("close", end);

@@ -1,6 +1,7 @@
 // The live unread count as a tRPC subscription (notifications.onUnreadCount, over SSE with tRPC's
 // httpSubscriptionLink): the same events as GET /api/notifications/stream, from the same hub.
 import { AppError } from "../errors.js";
+import { streamOpened } from "../metrics.js";
 import { countUnread } from "../routers/notifications/inbox.js";
 import type { AuthedContext } from "../routers/types.js";
 import { onSessionExpiry } from "./stream.js";
@@ -19,6 +20,7 @@ export async function* unreadCountEvents({ ctx, signal }: { ctx: AuthedContext; 
   const remove = hub.add({ userId: ctx.user.id, sessionId: ctx.session.id, send: (count) => ((latest = count), wake()), close: stop });
   const cancelExpiry = onSessionExpiry(ctx.session.expiresAt, stop);
   signal?.addEventListener("abort", stop);
+  const counted = streamOpened();
   try {
     const first = await countUnread(ctx.db, ctx.user.id);
     yield { count: latest ?? first };
@@ -33,6 +35,7 @@ export async function* unreadCountEvents({ ctx, signal }: { ctx: AuthedContext; 
       }
     }
   } finally {
+    counted();
     remove();
     cancelExpiry();
     signal?.removeEventListener("abort", stop);

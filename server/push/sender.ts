@@ -5,7 +5,8 @@
 import { Agent, fetch } from "undici";
 import webpush from "web-push";
 import type { Vapid } from "../config.js";
-import { judgePushAnswer, type PushAnswer } from "./answer.js";
+import { countPushDelivery } from "../metrics.js";
+import { judgePushAnswer, pushDeliveryResult, type PushAnswer } from "./answer.js";
 import { mapWithConcurrency } from "./concurrency.js";
 import { endpointProblem, isForbiddenHost, type EndpointPolicy } from "./endpoint.js";
 import { AddressNotAllowedError, defaultLookup, guardedLookup, resolvesInsideNetwork, type Lookup } from "./guard.js";
@@ -64,7 +65,10 @@ export function createPushService(options: PushServiceOptions): PushService {
   const dispatcher = new Agent({ connect: { lookup: policy.allowPrivate ? lookup : guardedLookup(lookup) } });
 
   async function deliver(vapid: Vapid, target: PushTarget, body: string): Promise<PushOutcome> {
-    const fail = (error: string): PushOutcome => ({ subscriptionId: target.id, statusCode: null, ok: false, gone: false, error });
+    const fail = (error: string): PushOutcome => {
+      countPushDelivery("failed");
+      return { subscriptionId: target.id, statusCode: null, ok: false, gone: false, error };
+    };
     let request: ReturnType<typeof webpush.generateRequestDetails>;
     try {
       request = webpush.generateRequestDetails(
@@ -80,6 +84,7 @@ export function createPushService(options: PushServiceOptions): PushService {
     const literalRefused = !policy.allowPrivate && isForbiddenHost(new URL(target.endpoint).hostname);
     const answer: PushAnswer = literalRefused ? { failure: "address" } : await post(request, dispatcher, timeoutMs);
     const verdict = judgePushAnswer(answer);
+    countPushDelivery(pushDeliveryResult(answer, verdict));
     return {
       subscriptionId: target.id,
       statusCode: "status" in answer ? answer.status : null,

@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { createDb, type DbHandle } from "../../db/client.js";
+import { dbMetrics } from "../../server/metrics.js";
 
 export type TestDb = DbHandle & {
   /** Every statement Drizzle sent, in order; tests clear it and count. */
@@ -19,7 +20,7 @@ export async function openTestDb(options: { migrated?: boolean } = {}): Promise<
   const queries: string[] = [];
   const onQuery = (query: string) => void queries.push(query);
   if (testDbKind() === "pglite") {
-    const handle = await createDb({ pgliteDir: "memory://", onQuery });
+    const handle = await createDb({ pgliteDir: "memory://", onQuery, observe: dbMetrics });
     if (migrated) await handle.migrate();
     return { ...handle, queries, kind: "pglite" };
   }
@@ -31,7 +32,7 @@ export async function openTestDb(options: { migrated?: boolean } = {}): Promise<
   await admin.unsafe(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = await createDb({ databaseUrl: url.toString(), onQuery, maxConnections: 10 });
+  const handle = await createDb({ databaseUrl: url.toString(), onQuery, maxConnections: 10, observe: dbMetrics });
   if (migrated) await handle.migrate();
   return {
     ...handle,

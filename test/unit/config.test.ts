@@ -138,4 +138,26 @@ describe("loadConfig", () => {
       });
     });
   });
+
+  describe("METRICS_PORT", () => {
+    it("is off unless set, and read like PORT when it is", () => {
+      expect(loadConfig({}).metricsPort).toBeNull();
+      expect(loadConfig({ METRICS_PORT: "" }).metricsPort).toBeNull();
+      expect(loadConfig({ METRICS_PORT: "9464" }).metricsPort).toBe(9464);
+      // 0: any free port, as with PORT.
+      expect(loadConfig({ PORT: "0", METRICS_PORT: "0" }).metricsPort).toBe(0);
+    });
+
+    it.each([
+      [{ METRICS_PORT: "metrics" }, /^METRICS_PORT: /],
+      [{ METRICS_PORT: "70000" }, /^METRICS_PORT: /],
+      [{ METRICS_PORT: "-1" }, /^METRICS_PORT: /],
+      [{ METRICS_PORT: "3000" }, /^METRICS_PORT: must differ from PORT/],
+      [{ PORT: "8080", METRICS_PORT: "8080" }, /^METRICS_PORT: must differ from PORT/],
+    ])("refuses %j with one line naming it", (env, message) => {
+      const error = errorOf(env);
+      expect(error.split("\n")).toHaveLength(1);
+      expect(error).toMatch(message);
+    });
+  });
 });

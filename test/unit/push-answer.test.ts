@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgePushAnswer } from "../../server/push/answer.js";
+import { judgePushAnswer, pushDeliveryResult, type PushAnswer, type PushDeliveryResult } from "../../server/push/answer.js";
 
 describe("judgePushAnswer: what a push service's answer means", () => {
   it.each([200, 201, 202, 204])("HTTP %d: delivered", (status) => {
@@ -32,5 +32,22 @@ describe("judgePushAnswer: what a push service's answer means", () => {
       gone: false,
       error: "Network error: ECONNREFUSED",
     });
+  });
+});
+
+describe("pushDeliveryResult: the push_deliveries_total label of an answer", () => {
+  const resultOf = (answer: PushAnswer) => pushDeliveryResult(answer, judgePushAnswer(answer));
+
+  it.each<[PushAnswer, PushDeliveryResult]>([
+    [{ status: 201 }, "delivered"],
+    [{ status: 410 }, "gone"],
+    [{ status: 404 }, "gone"],
+    [{ status: 500 }, "failed"],
+    [{ status: 429 }, "failed"],
+    [{ failure: "timeout", message: "no answer within 500 ms" }, "failed"],
+    [{ failure: "network", message: "ECONNREFUSED" }, "failed"],
+    [{ failure: "address" }, "address_not_allowed"],
+  ])("%j: %s", (answer, result) => {
+    expect(resultOf(answer)).toBe(result);
   });
 });

@@ -1,0 +1,160 @@
+// Prometheus metrics (docs/api.md#metrics): one registry for the process, served as text by
+// startMetricsServer on METRICS_PORT, never on the API port. The metric objects are made once, when this
+// module is first imported, so any number of apps in one process (tests) count into them and none throws
+// "metric already registered"; a test reads differences, not absolute values.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { DbObserver, DbWorkKind } from "../db/observe.js";
+import { auditActions, type AuditAction } from "../db/schema/index.js";
+import type { PushDeliveryResult } from "./push/answer.js";
+
+export const registry = new Registry();
+
+export const httpRequests = new Counter({
+  name: "http_requests_total",
+  help: "HTTP requests answered, by method, route template (tRPC: trpc:<procedure>) and status code",
+  labelNames: ["method", "route", "status_code"] as const,
+  registers: [registry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: "http_request_duration_seconds",
+  help: "Time from a request's arrival to its answer, by method, route template and status code",
+  labelNames: ["method", "route", "status_code"] as const,
+  registers: [registry],
+});
+
+export const dbQueriesInFlight = new Gauge({
+  name: "db_queries_in_flight",
+  help: "Statements outside a transaction, and whole transactions, issued and not yet settled (waiting for a pool connection included)",
+  labelNames: ["kind"] as const,
+  registers: [registry],
+});
+
+export const dbQueryDuration = new Histogram({
+  name: "db_query_duration_seconds",
+  help: "Time from issuing a statement outside a transaction, or a whole transaction, until it settled (waiting for a pool connection included)",
+  labelNames: ["kind"] as const,
+  registers: [registry],
+});
+
+export const notificationStreamsOpen = new Gauge({
+  name: "notification_streams_open",
+  help: "Live unread-count streams open on this instance",
+  registers: [registry],
+});
+
+export const pushDeliveries = new Counter({
+  name: "push_deliveries_total",
+  help: "Web Push deliveries attempted, by result",
+  labelNames: ["result"] as const,
+  registers: [registry],
+});
+
+export const auditEventsRecorded = new Counter({
+  name: "audit_events_total",
+  help: "Audit events committed, by action",
+  labelNames: ["action"] as const,
+  registers: [registry],
+});
+
+// Every known label value from the start: a series that appears only at its first event hides that event
+// from rate() and increase().
+const dbWorkKinds: readonly DbWorkKind[] = ["statement", "transaction"];
+const pushResults: readonly PushDeliveryResult[] = ["delivered", "gone", "failed", "address_not_allowed"];
+for (const kind of dbWorkKinds) {
+  dbQueriesInFlight.set({ kind }, 0);
+  dbQueryDuration.zero({ kind });
+}
+for (const result of pushResults) pushDeliveries.inc({ result }, 0);
+for (const action of auditActions) auditEventsRecorded.inc({ action }, 0);
+
+/**
+ * A live stream opened: call the returned function when it closes (calling it again does nothing), e.g.
+ * `request.raw.once("close", streamOpened())`.
+ */
+export function streamOpened(): () => void {
+  notificationStreamsOpen.inc();
+  let open = true;
+  return () => {
+    if (open) notificationStreamsOpen.dec();
+    open = false;
+  };
+}
+
+export const countPushDelivery = (result: PushDeliveryResult) => pushDeliveries.inc({ result });
+export const countAuditEvent = (action: AuditAction) => auditEventsRecorded.inc({ action });
+
+/** The database layer's observer (db/observe.ts): work in flight and how long it took. */
+export const dbMetrics: DbObserver = (kind) => {
+  dbQueriesInFlight.inc({ kind });
+  const stopTimer = dbQueryDuration.startTimer({ kind });
+  return () => {
+    dbQueriesInFlight.dec({ kind });
+    stopTimer();
+  };
+};
+
+/** The route label of requests no route matched (404s, malformed URLs): one series, whatever the URL. */
+export const UNMATCHED_ROUTE = "unmatched";
+
+/**
+ * The `route` label of a request: its route's template, never the raw URL. A tRPC call is labelled by its
+ * procedure, `trpc:<path>`, when that is one of `procedures`; a batch of several is `trpc:batch` and a name
+ * no procedure has is `trpc:unknown`, so no caller can make up new series.
+ */
+export function routeLabel(
+  template: string | undefined,
+  params: unknown,
+  trpc: { route: string; procedures: ReadonlySet<string> },
+): string {
+  if (template === undefined) return UNMATCHED_ROUTE;
+  if (template !== trpc.route) return template;
+  const path = (params as { path?: unknown } | undefined)?.path;
+  if (typeof path === "string" && path.includes(",")) return "trpc:batch";
+  return typeof path === "string" && trpc.procedures.has(path) ? `trpc:${path}` : "trpc:unknown";
+}
+
+let defaultMetricsOn = false;
+
+export type MetricsServer = { url: string; close(): Promise<void> };
+
+/**
+ * A small HTTP listener of its own answering `GET /metrics` with the registry's text, and 404 to anything
+ * else. Starting it also turns on the process and Node.js metrics (once per process).
+ */
+export async function startMetricsServer(options: { port: number; host: string }): Promise<MetricsServer> {
+  if (!defaultMetricsOn) {
+    collectDefaultMetrics({ register: registry });
+    defaultMetricsOn = true;
+  }
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== "/metrics") return void res.writeHead(404, { "content-type": "text/plain" }).end("Not found\n");
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      return void res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end("Method not allowed\n");
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { "content-type": registry.contentType }).end(req.method === "HEAD" ? undefined : text),
+      (err: Error) => res.writeHead(500, { "content-type": "text/plain" }).end(`${err.message}\n`),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    url: `http://${address.includes(":") ? `[${address}]` : address}:${port}/metrics`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // A scraper's idle keep-alive connection would hold the close open.
+        server.closeAllConnections();
+      }),
+  };
+}
