@@ -2,6 +2,7 @@
 // and after every change (in-app creation, read, read-all, delete, bulk delete), announced by the database
 // at commit; a burst inside one statement is one event; the stream ends on sign-out.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { notificationStreamsOpen } from "../../server/metrics.js";
 import { TEST_ORIGIN, useTestApp, type TestUser } from "../helpers/app.js";
 import { nextCount, openSse, type SseStream } from "../helpers/sse.js";
 
@@ -104,9 +105,13 @@ describe("GET /api/notifications/stream", () => {
     await createFor(admin, bob);
     expect(await nextCount(b, 1_000)).toBe(1);
 
+    const open = async () => (await notificationStreamsOpen.get()).values[0]?.value ?? 0;
+    const before = await open();
     const signOut = await fetch(`${base}/api/auth/sign-out`, { method: "POST", headers: { ...alice.headers, origin: TEST_ORIGIN } });
     expect(signOut.status).toBe(200);
     await a.ended(2_000);
+    // The metric of open streams counts it out (docs/api.md#metrics).
+    await expect.poll(open).toBe(before - 1);
     // Alice's stream saw nothing of Bob's notification before it ended.
     await expect(a.next(100)).rejects.toThrow(/ended|no event/);
   });
