@@ -253,7 +253,7 @@ export function streamsVerdicts(r: StreamsResult): Verdict[] {
 export function streamsTable(r: StreamsResult): string {
   const { users, streamsPerUser } = r.shape;
   const rows: [string, string, string][] = [
-    ["streams open", `${r.streams} (${users} users × ${streamsPerUser})`, `opened 50 at a time in ${(r.openMs / 1000).toFixed(1)} s, each with its first event`],
+    ["streams open", `${r.streams} (${users} users × ${streamsPerUser})`, `opened ${OPEN_CONCURRENCY} at a time in ${(r.openMs / 1000).toFixed(1)} s, each with its first event`],
     ["server heap before / with streams / after they closed", `${mb(r.heapBefore)} / ${mb(r.heapOpen)} / ${mb(r.heapClosed)} MB`, "V8 heapUsed after a forced GC (twice)"],
     ["**heap per idle stream**", `**${kb((r.heapOpen - r.heapBefore) / r.streams)} KB**`, `(with − before) / ${r.streams}; target ≤ 20 KB`],
     ["server RSS per idle stream", `${kb((r.rssOpen - r.rssBefore) / r.streams)} KB`, "resident memory, socket buffers outside the heap included (informational)"],
