@@ -1,5 +1,6 @@
 // The child-process side of bench/servers.ts: report the listening port to the parent (or print it when
-// run alone), and stop on the parent's "stop", on SIGTERM/SIGINT, or when the parent goes away.
+// run alone), answer its probes (heap after a forced GC, CPU used), and stop on the parent's "stop", on
+// SIGTERM/SIGINT, or when the parent goes away.
 export function serveForParent(name: string, address: string, close: () => Promise<void>): void {
   const port = Number(new URL(address).port);
   if (process.send) process.send({ ready: port });
@@ -12,11 +13,24 @@ export function serveForParent(name: string, address: string, close: () => Promi
     await close();
     process.exit(0);
   };
-  process.on("message", (message) => {
+  process.on("message", (message: unknown) => {
     if (message === "stop") void stop();
+    const probe = message as { probe?: number; gc?: boolean } | null;
+    if (typeof probe?.probe === "number") answerProbe(probe.probe, probe.gc === true);
   });
   process.on("SIGTERM", () => void stop());
   process.on("SIGINT", () => void stop());
   // The parent went away: nothing else will ever stop this process.
   process.on("disconnect", () => void stop());
+}
+
+/** The parent's question about this process; collecting twice also frees what the first pass finalized. */
+function answerProbe(id: number, gc: boolean): void {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (gc && collect) {
+    collect();
+    collect();
+  }
+  const { heapUsed, rss } = process.memoryUsage();
+  process.send?.({ probe: id, heapUsed, rss, cpu: process.cpuUsage(), collected: gc && collect !== undefined });
 }

@@ -23,7 +23,11 @@ export type BenchOptions = {
   /** Cohort activations and push fan-outs measured (each a sample). */
   activations: number;
   pushRounds: number;
-  /** Scenario names to run (all when empty). */
+  /** The live-streams capacity scenario (only when named: --only=streams): users, streams each, users changed. */
+  streamUsers: number;
+  streamsPerUser: number;
+  streamChanges: number;
+  /** Scenario names to run (all but streams when empty). */
   only: string[];
   /** Skip the small-dataset runs. */
   skipSmall: boolean;
@@ -35,14 +39,17 @@ export type BenchOptions = {
 };
 
 const USAGE = `npm run bench -- [options]
-  --quick               2 s runs, 0.5 s warm-up, 100,000 rows (a smoke run; numbers are rough)
+  --quick               2 s runs, 0.5 s warm-up, 100,000 rows (a smoke run; numbers are rough);
+                        streams: 1,000 streams and 100 changes
   --duration=S          seconds per measured run (default 10; env BENCH_DURATION)
   --warmup=S            seconds of discarded warm-up before each run (default 2)
   --connections=N       autocannon connections (default 10; env BENCH_CONNECTIONS)
   --rate=R              requests/s of the paced latency runs of list and unread-count (default 50)
   --rows=N              notifications in the big dataset (default 1000000; env BENCH_ROWS)
   --only=a,b            run only these scenarios (list, list-category, list-search, unread-count,
-                        mark-read, pro-status, cohort-activation, push-fanout, layers)
+                        mark-read, pro-status, cohort-activation, push-fanout, layers; and
+                        streams, run only when named: 5,000 open SSE streams, heap per stream, a
+                        burst of 500 changes and when each reached its streams)
   --skip-small          skip the 10,000-row runs
   --cpu-prof            run the servers with node --cpu-prof (profiles in bench/results/tmp/)
   --no-write            print only; leave bench/results/ as it is
@@ -97,6 +104,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     subscriptions: 100,
     activations: quick ? 10 : 40,
     pushRounds: quick ? 3 : 10,
+    streamUsers: quick ? 500 : 2500,
+    streamsPerUser: 2,
+    streamChanges: quick ? 100 : 500,
     only: (values.only ?? "")
       .split(",")
       .map((s) => s.trim())

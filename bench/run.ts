@@ -18,6 +18,7 @@ import { inProcessTable, table, verdictLines, verdicts, type Row } from "./repor
 import { buildScenarios, type Scenario, type TargetKind } from "./scenarios.js";
 import { ADMIN_EMAIL, analyzeAll, hotNotificationIds, seedBase, seedNotifications, type Seeded } from "./seed.js";
 import { startServer, type RunningServer } from "./servers.js";
+import { measureStreams, streamsTable, streamsVerdicts } from "./streams.js";
 
 const options = parseOptions(process.argv.slice(2), process.env);
 const resultsDir = fileURLToPath(new URL(options.quick ? "results/tmp/" : "results/", import.meta.url));
@@ -66,9 +67,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
-async function startTargets(): Promise<Target[]> {
-  const cpuProfDir = options.cpuProf ? profileDir : undefined;
-  const productEnv = {
+/** The product's environment: `openService` on the bench database, as `npm start` would run it. */
+function productEnv(): Record<string, string> {
+  return {
     DATABASE_URL: db!.url,
     BETTER_AUTH_SECRET: secret,
     HOST: "127.0.0.1",
@@ -80,12 +81,16 @@ async function startTargets(): Promise<Target[]> {
     VAPID_SUBJECT: "mailto:bench@bench.test",
     PUSH_ALLOW_HTTP_ENDPOINTS: "true",
   };
+}
+
+async function startTargets(): Promise<Target[]> {
+  const cpuProfDir = options.cpuProf ? profileDir : undefined;
   const start = async (name: string, script: string, env: Record<string, string>) => {
     const server = await startServer(name, script, env, { cpuProfDir });
     running.add(server);
     return server;
   };
-  const product = await start("product", "./product-server.ts", productEnv);
+  const product = await start("product", "./product-server.ts", productEnv());
   const floor = await start("floor", "./floor.ts", {
     FLOOR_DATABASE_URL: db!.url,
     FLOOR_POOL_SIZE: String(options.poolSize),
@@ -188,7 +193,10 @@ async function measureScale(seeded: Seeded, rowsTotal: number, names: string[], 
   }
 }
 
-async function environment(): Promise<string[]> {
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+
+/** The machine and the database server; `setup` lines go before the load average. */
+async function environment(setup: string[] = []): Promise<string[]> {
   const [pg] = await db!.sql<{ version: string }[]>`select version()`;
   const settings = await db!.sql<{ name: string; setting: string; unit: string | null }[]>`
     select name, setting, unit from pg_settings where name in ('shared_buffers', 'work_mem', 'max_connections', 'jit')`;
@@ -196,17 +204,55 @@ async function environment(): Promise<string[]> {
   return [
     `- machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}`,
     `- Node ${process.version}; ${pg?.version.split(",")[0] ?? "PostgreSQL ?"} on 127.0.0.1 (${settings.map((s) => `${s.name}=${s.setting}${s.unit ?? ""}`).join(", ")})`,
-    `- load: ${options.connections} connections, ${options.duration} s per run after ${options.warmup} s warm-up; product and floor pools ${options.poolSize} connections`,
-    `- load average when the run started: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")} (1 / 5 / 15 min; the machine is shared)`,
+    ...setup,
+    `- load average when the run started: ${loadAverage()} (1 / 5 / 15 min; the machine is shared)`,
   ];
+}
+
+/** The live-streams capacity scenario, on a database of its own (dropped before anything else runs). */
+async function runStreams() {
+  const started = Date.now();
+  db = await createBenchDatabase(options.serverUrl);
+  log(`database ${db.name} created and migrated (live streams)`);
+  const env = await environment([`- product: one process, started with --expose-gc, pool of 10 connections plus its LISTEN connection`]);
+  const shape = { users: options.streamUsers, streamsPerUser: options.streamsPerUser, changedUsers: options.streamChanges };
+  const result = await measureStreams(db, productEnv(), shape, log);
+  const output = [
+    `## Live streams capacity (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${((Date.now() - started) / 60000).toFixed(1)} min)`,
+    "",
+    ...env,
+    `- load average at the end: ${loadAverage()}`,
+    "",
+    streamsTable(result),
+    "",
+    "Targets:",
+    "",
+    verdictLines(streamsVerdicts(result)),
+  ].join("\n");
+  console.log(`\n${output}\n`);
+  if (options.write) {
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(`${resultsDir}streams.md`, `${output}\n`);
+    writeFileSync(`${resultsDir}streams.json`, `${JSON.stringify(result, null, 1)}\n`);
+    log(`written to ${resultsDir}streams.md`);
+  }
+  log(`dropping database ${db.name}`);
+  await db.drop();
+  db = undefined;
 }
 
 async function main() {
   const started = Date.now();
   log(`database server ${new URL(options.serverUrl).host}; ${options.quick ? "quick mode" : "full run"}`);
+  if (options.only.includes("streams")) {
+    await runStreams();
+    if (options.only.every((name) => name === "streams")) return;
+  }
   db = await createBenchDatabase(options.serverUrl);
   log(`database ${db.name} created and migrated`);
-  const env = await environment();
+  const env = await environment([
+    `- load: ${options.connections} connections, ${options.duration} s per run after ${options.warmup} s warm-up; product and floor pools ${options.poolSize} connections`,
+  ]);
 
   log(`signing up ${options.users} users and an admin through better-auth; ${options.pros.toLocaleString("en")} pros, cohorts of ${options.cohortSize}`);
   const seeded = await seedBase(db.sql, db.url, secret, { users: options.users, pros: options.pros, cohortSize: options.cohortSize });
@@ -238,7 +284,7 @@ async function main() {
     `## Results (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${((Date.now() - started) / 60000).toFixed(1)} min)`,
     "",
     ...env,
-    `- load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}`,
+    `- load average at the end: ${loadAverage()}`,
     "",
     table(rows),
     "",

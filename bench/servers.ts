@@ -4,7 +4,17 @@ import { fork, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-export type RunningServer = { name: string; origin: string; pid: number; stop(): Promise<void> };
+/** What a server process says about itself (bench/child.ts): V8 heap after an optional forced GC, and CPU. */
+export type ProbeAnswer = { heapUsed: number; rss: number; cpu: NodeJS.CpuUsage; collected: boolean };
+
+export type RunningServer = {
+  name: string;
+  origin: string;
+  pid: number;
+  /** `gc`: collect garbage first (needs the process started with --expose-gc). */
+  probe(options: { gc: boolean }): Promise<ProbeAnswer>;
+  stop(): Promise<void>;
+};
 
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -13,9 +23,9 @@ export async function startServer(
   name: string,
   script: string,
   env: Record<string, string>,
-  options: { cpuProfDir?: string } = {},
+  options: { cpuProfDir?: string; execArgv?: string[] } = {},
 ): Promise<RunningServer> {
-  const execArgv = ["--import", "tsx"];
+  const execArgv = ["--import", "tsx", ...(options.execArgv ?? [])];
   if (options.cpuProfDir) {
     // One folder per server: V8 writes a profile per thread (tsx's loader runs in a thread of its own).
     const dir = `${options.cpuProfDir}/${name}`;
@@ -46,10 +56,28 @@ export async function startServer(
   });
 
   let stopped: Promise<void> | null = null;
+  let probes = 0;
   return {
     name,
     origin: `http://127.0.0.1:${port}`,
     pid: child.pid!,
+    probe({ gc }) {
+      const id = ++probes;
+      return new Promise<ProbeAnswer>((resolve, reject) => {
+        const timer = setTimeout(() => done(new Error(`${name} did not answer probe ${id}`)), STOP_TIMEOUT_MS);
+        const onMessage = (message: { probe?: number } & ProbeAnswer) => {
+          if (message?.probe === id) done(null, message);
+        };
+        const done = (err: Error | null, answer?: ProbeAnswer) => {
+          clearTimeout(timer);
+          child.off("message", onMessage);
+          if (err) reject(err);
+          else resolve(answer!);
+        };
+        child.on("message", onMessage);
+        child.send({ probe: id, gc });
+      });
+    },
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
