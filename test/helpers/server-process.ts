@@ -6,6 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { afterAll, beforeAll } from "vitest";
 import { testDbKind } from "./db.js";
 import { freePort } from "./net.js";
 
@@ -32,6 +33,21 @@ export async function processDatabase(): Promise<ProcessDatabase> {
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
     },
+  };
+}
+
+/** One process database per file (beforeAll/afterAll), as its environment for the server processes. */
+export function useProcessDatabase(): () => Record<string, string> {
+  let database: ProcessDatabase | undefined;
+  beforeAll(async () => {
+    database = await processDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  return () => {
+    if (!database) throw new Error("useProcessDatabase: not ready (call inside a test)");
+    return database.env;
   };
 }
 

@@ -3,8 +3,8 @@
 // address that already belongs to an ordinary account stops start-up with one line, and in production
 // PLATFORM_ADMIN_EMAILS grants nothing.
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { processDatabase, runUntilExit, startServerProcess, type ProcessDatabase } from "../helpers/server-process.js";
+import { describe, expect, it } from "vitest";
+import { runUntilExit, startServerProcess, useProcessDatabase } from "../helpers/server-process.js";
 
 const PASSWORD = "a-long-admin-password";
 const suffix = randomBytes(4).toString("hex");
@@ -29,16 +29,10 @@ const signIn = async (url: string, email: string, password = PASSWORD) =>
   (await call(url, "POST", "/api/auth/sign-in/email", { email, password })).body.token as string;
 
 describe("admin bootstrap at start-up (server/main.ts)", () => {
-  let database: ProcessDatabase;
-  beforeAll(async () => {
-    database = await processDatabase();
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const databaseEnv = useProcessDatabase();
 
   const production = () => ({
-    ...database.env,
+    ...databaseEnv(),
     NODE_ENV: "production",
     ADMIN_EMAIL: OPS,
     ADMIN_PASSWORD: PASSWORD,
@@ -95,7 +89,7 @@ describe("admin bootstrap at start-up (server/main.ts)", () => {
   });
 
   it("stops with one line when ADMIN_PASSWORD is too short", async () => {
-    const exit = await runUntilExit({ ...database.env, ADMIN_EMAIL: OPS, ADMIN_PASSWORD: "short" });
+    const exit = await runUntilExit({ ...databaseEnv(), ADMIN_EMAIL: OPS, ADMIN_PASSWORD: "short" });
     expect(exit.code).not.toBe(0);
     expect(exit.stderr.trim()).toBe("ADMIN_PASSWORD: must be at least 12 characters");
   });

@@ -1,22 +1,16 @@
 // The real server process with METRICS_PORT: Prometheus text on that port, none on the API port, the
 // listener closed with the app on SIGTERM; a METRICS_PORT that cannot work stops start-up with one line.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseMetrics, sampleValue } from "../helpers/metrics.js";
 import { freePort } from "../helpers/net.js";
-import { processDatabase, runUntilExit, startServerProcess, type ProcessDatabase } from "../helpers/server-process.js";
+import { runUntilExit, startServerProcess, useProcessDatabase } from "../helpers/server-process.js";
 
 describe("METRICS_PORT", () => {
-  let database: ProcessDatabase;
-  beforeAll(async () => {
-    database = await processDatabase();
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const databaseEnv = useProcessDatabase();
 
   it("serves GET /metrics on its own port until SIGTERM", async () => {
     const metricsPort = await freePort();
-    const server = await startServerProcess({ ...database.env, METRICS_PORT: String(metricsPort) });
+    const server = await startServerProcess({ ...databaseEnv(), METRICS_PORT: String(metricsPort) });
     const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     let stopped = false;
     try {
@@ -48,12 +42,12 @@ describe("METRICS_PORT", () => {
   });
 
   it("stops start-up with one line when METRICS_PORT is not a port or is the API port", async () => {
-    const notAPort = await runUntilExit({ ...database.env, METRICS_PORT: "metrics" });
+    const notAPort = await runUntilExit({ ...databaseEnv(), METRICS_PORT: "metrics" });
     expect(notAPort.code).not.toBe(0);
     expect(notAPort.stderr.trim()).toMatch(/^METRICS_PORT: [^\n]+$/);
 
     const port = String(await freePort());
-    const same = await runUntilExit({ ...database.env, PORT: port, METRICS_PORT: port });
+    const same = await runUntilExit({ ...databaseEnv(), PORT: port, METRICS_PORT: port });
     expect(same.code).not.toBe(0);
     expect(same.stderr.trim()).toBe("METRICS_PORT: must differ from PORT (metrics are never served on the API port)");
   });

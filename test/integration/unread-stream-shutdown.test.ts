@@ -1,21 +1,15 @@
 // docs/api.md#live-unread-count, on the real server process: an open stream does not hold shutdown open.
 // SIGTERM ends every stream and the process exits 0 within seconds.
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { nextCount, openSse } from "../helpers/sse.js";
-import { processDatabase, startServerProcess, type ProcessDatabase } from "../helpers/server-process.js";
+import { startServerProcess, useProcessDatabase } from "../helpers/server-process.js";
 
 describe("live streams at shutdown (server/main.ts)", () => {
-  let database: ProcessDatabase;
-  beforeAll(async () => {
-    database = await processDatabase();
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const databaseEnv = useProcessDatabase();
 
   it("ends open streams on SIGTERM and exits 0 within seconds", async () => {
-    const server = await startServerProcess(database.env);
+    const server = await startServerProcess(databaseEnv());
     const email = `stream-${randomBytes(4).toString("hex")}@test.local`;
     const signUp = await fetch(`${server.url}/api/auth/sign-up/email`, {
       method: "POST",
