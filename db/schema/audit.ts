@@ -1,6 +1,5 @@
 // The audit trail (docs/api.md#audit-trail): one append-only row per admin change, written in the same
 // transaction as the change; the database refuses UPDATE and DELETE on it (migration 0002's trigger).
-import { sql } from "drizzle-orm";
 import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { isOneOf } from "./checks.js";
 

@@ -5,7 +5,6 @@
 // path-only input must be named by the URL's parameters, and a query string must say how to read every
 // field of the procedure's input.
 import type { IsQuery, ProcedureInput, ProcedurePath } from "../routers/index.js";
-import type { QueryField } from "./query.js";
 
 type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
