@@ -80,6 +80,8 @@ function productEnv(): Record<string, string> {
     VAPID_PRIVATE_KEY: vapid.privateKey,
     VAPID_SUBJECT: "mailto:bench@bench.test",
     PUSH_ALLOW_HTTP_ENDPOINTS: "true",
+    // The bench's push service listens on 127.0.0.1, which push endpoints may not reach otherwise.
+    PUSH_ALLOW_PRIVATE_ENDPOINTS: "true",
   };
 }
 
