@@ -74,11 +74,17 @@ async function viaBetterAuth(auth: Auth, request: FastifyRequest): Promise<Resol
   };
 }
 
+/**
+ * Each request's caller, resolved once: a hook that needs the caller before the handler (the
+ * Idempotency-Key check) and the request's context share one lookup.
+ */
+const resolvedByRequest = new WeakMap<FastifyRequest, Promise<ResolvedSession>>();
+
 /** Resolves a request's caller: null when it has no session, or a bad or expired one. */
 export function sessionResolver(auth: Auth, db: Db) {
   // Signed tokens are checked with the secret better-auth signs them with.
   const secret = auth.options.secret ?? "";
-  return async function resolveSession(request: FastifyRequest): Promise<ResolvedSession> {
+  async function lookUp(request: FastifyRequest): Promise<ResolvedSession> {
     const { authorization, cookie } = request.headers;
     if (!authorization && !cookie) return null;
     const token = bearerSessionToken(authorization, secret);
@@ -87,5 +93,13 @@ export function sessionResolver(auth: Auth, db: Db) {
       if (row && !dueForRefresh(row.session.expiresAt)) return row;
     }
     return viaBetterAuth(auth, request);
+  }
+  return function resolveSession(request: FastifyRequest): Promise<ResolvedSession> {
+    let resolved = resolvedByRequest.get(request);
+    if (!resolved) {
+      resolved = lookUp(request);
+      resolvedByRequest.set(request, resolved);
+    }
+    return resolved;
   };
 }

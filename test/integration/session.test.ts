@@ -27,6 +27,19 @@ describe("session lookup", () => {
     expect((await sessionOf(user.id)).expiresAt).toEqual(before.expiresAt);
   });
 
+  it("looks the session up once per request, also when the Idempotency-Key check needs the caller first", async () => {
+    const user = await t().signUp();
+    t().db.queries.length = 0;
+    const res = await t().app.inject({
+      method: "PATCH",
+      url: "/api/notifications/read-all",
+      headers: { ...user.headers, "idempotency-key": `once-${user.id}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const lookups = t().db.queries.filter((q) => /from "sessions" inner join "users"/.test(q));
+    expect(lookups).toHaveLength(1);
+  });
+
   it("accepts the signed cookie value as a bearer token, and refuses it with a tampered signature", async () => {
     const user = await t().signUp();
     const signIn = await t().app.inject({
