@@ -10,4 +10,3 @@ export const arrayLiteral = (values: readonly (string | boolean)[]) =>
   `{${values.map((v) => (typeof v === "boolean" ? (v ? "t" : "f") : quote(v))).join(",")}}`;
 
 export const textArray = (values: readonly string[]): SQL => sql`${arrayLiteral(values)}::text[]`;
-export const booleanArray = (values: readonly boolean[]): SQL => sql`${arrayLiteral(values)}::boolean[]`;
