@@ -36,6 +36,14 @@ export const notifications = pgTable(
     index("notifications_unread_idx")
       .on(t.userId, t.category)
       .where(sql`${t.readAt} is null and ${t.deletedAt} is null`),
+    // The inbox search (ILIKE '%text%' on title or body): trigram GIN indexes that also hold the user
+    // (btree_gin), so one user's matches are found without reading the rest of their inbox or anyone's.
+    index("notifications_search_title_idx")
+      .using("gin", t.userId, t.title.op("gin_trgm_ops"))
+      .where(sql`${t.deletedAt} is null`),
+    index("notifications_search_body_idx")
+      .using("gin", t.userId, t.body.op("gin_trgm_ops"))
+      .where(sql`${t.deletedAt} is null`),
   ],
 );
 
