@@ -2,7 +2,6 @@
 // context → procedure middleware → handler → db.
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
-import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
@@ -24,6 +23,7 @@ import { registerRestRoutes } from "./rest/adapter.js";
 import { errorHeaders, sendError } from "./rest/errors.js";
 import { buildOpenApiDocument } from "./rest/openapi.js";
 import { restRoutes } from "./rest/routes.js";
+import { securityHeaders } from "./security-headers.js";
 import { appRouter, type AppRouter } from "./routers/index.js";
 
 export type AppDeps = {
@@ -167,7 +167,11 @@ export async function buildApp(deps: AppDeps) {
   app.setErrorHandler((err: FastifyError, _request, reply) => sendError(reply, fromFastifyError(err)));
 
   // Security headers on every answer; the API reference page only loads its own scripts and styles.
-  await app.register(helmet);
+  const headers = securityHeaders();
+  app.addHook("onRequest", (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
   registerRateLimits(app, limits, rateLimitStore);
   registerIdempotency(app, { db: deps.db, auth: deps.auth });
   app.setNotFoundHandler((request, reply) =>

@@ -1,8 +1,9 @@
 // The caller's inbox: list, count, mark as read and soft-delete. Every statement is scoped to the caller;
 // soft-deleted rows are invisible everywhere.
-import { and, count, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db } from "../../../db/client.js";
+import { preparedFor } from "../../../db/prepared.js";
 import { notificationCounts, notifications } from "../../../db/schema/index.js";
 import { forbidden, notFound } from "../../errors.js";
 import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
@@ -20,7 +21,7 @@ export type NotificationList = {
   has_more: boolean;
 };
 
-const visibleTo = (userId: string) => and(eq(notifications.userId, userId), isNull(notifications.deletedAt));
+const visibleTo = (userId: string | Placeholder) => and(eq(notifications.userId, userId), isNull(notifications.deletedAt));
 const unread = isNull(notifications.readAt);
 
 export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>): Promise<NotificationList> {
@@ -101,21 +102,32 @@ export async function unreadCount({ ctx }: HandlerArgs): Promise<{ count: number
   return { count: await countUnread(ctx.db, ctx.user.id) };
 }
 
+/** Changes one of the caller's visible notifications by id; answers the ids it changed (none or one). */
+const changeOwnStatement = (set: PgUpdateSetSource<typeof notifications>) =>
+  preparedFor((db) =>
+    db
+      .update(notifications)
+      .set(set)
+      .where(and(eq(notifications.id, sql.placeholder("id")), visibleTo(sql.placeholder("userId"))))
+      .returning({ id: notifications.id })
+      .prepare("change_own_notification"),
+  );
+
+/** Marking an already-read notification again keeps its first readAt. */
+const markReadStatement = changeOwnStatement({ readAt: sql`coalesce(${notifications.readAt}, now())` });
+const removeStatement = changeOwnStatement({ deletedAt: sql`now()` });
+
 /**
- * Applies `set` to one of the caller's visible notifications. When nothing matched, one more read tells
+ * Applies a change to one of the caller's visible notifications. When nothing matched, one more read tells
  * why: no such (visible) notification → 404, someone else's → 403.
  */
 async function changeOwnNotification(
   ctx: AuthedContext,
   id: string,
-  set: PgUpdateSetSource<typeof notifications>,
+  statement: typeof markReadStatement,
 ): Promise<{ success: true }> {
   if (!isUuid(id)) throw notFound("Notification", id);
-  const changed = await ctx.db
-    .update(notifications)
-    .set(set)
-    .where(and(eq(notifications.id, id), visibleTo(ctx.user.id)))
-    .returning({ id: notifications.id });
+  const changed = await statement(ctx.db).execute({ id, userId: ctx.user.id });
   if (changed.length) return { success: true };
   const [other] = await ctx.db
     .select({ userId: notifications.userId })
@@ -125,12 +137,10 @@ async function changeOwnNotification(
   throw forbidden();
 }
 
-/** Marking an already-read notification again keeps its first readAt. */
-export const markRead = ({ ctx, input }: HandlerArgs<{ id: string }>) =>
-  changeOwnNotification(ctx, input.id, { readAt: sql`coalesce(${notifications.readAt}, now())` });
+export const markRead = ({ ctx, input }: HandlerArgs<{ id: string }>) => changeOwnNotification(ctx, input.id, markReadStatement);
 
 export const removeNotification = ({ ctx, input }: HandlerArgs<{ id: string }>) =>
-  changeOwnNotification(ctx, input.id, { deletedAt: sql`now()` });
+  changeOwnNotification(ctx, input.id, removeStatement);
 
 export async function markAllRead({ ctx, input }: HandlerArgs<MarkAllReadInput>): Promise<{ updated: number }> {
   const category = categoryFilter(input.category);
