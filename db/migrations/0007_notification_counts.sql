@@ -7,7 +7,7 @@ CREATE TABLE "notification_counts" (
 );
 --> statement-breakpoint
 ALTER TABLE "notification_counts" ADD CONSTRAINT "notification_counts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
--- The counts (docs/scaling.md#counts) follow every change to notifications from statement triggers, in the
+-- The counts (docs/scaling.md, "Counts") follow every change to notifications from statement triggers, in the
 -- same transaction, whichever code path writes (seeds and raw SQL included). Each statement makes one pass
 -- over its transition tables: the net change per (user, category), applied in key order so that concurrent
 -- statements lock counts rows in the same order and cannot deadlock on them; then one NOTIFY per user whose
