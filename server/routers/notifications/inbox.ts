@@ -1,10 +1,10 @@
 // The caller's inbox: list, count, mark as read and soft-delete. Every statement is scoped to the caller;
 // soft-deleted rows are invisible everywhere.
-import { and, eq, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, count, eq, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db } from "../../../db/client.js";
 import { preparedFor } from "../../../db/prepared.js";
-import { notifications } from "../../../db/schema/index.js";
+import { notificationCounts, notifications } from "../../../db/schema/index.js";
 import { forbidden, notFound } from "../../errors.js";
 import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
 import { categoryFilter } from "../../../db/categories.js";
@@ -29,44 +29,72 @@ export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>):
   const filters: SQL[] = [];
   const category = categoryFilter(input.category);
   if (category) filters.push(eq(notifications.category, category));
-  if (input.search) {
-    const pattern = containsPattern(input.search);
-    filters.push(or(ilike(notifications.title, pattern), ilike(notifications.body, pattern))!);
-  }
+  const search = input.search ? containsPattern(input.search) : null;
+  if (search) filters.push(or(ilike(notifications.title, search), ilike(notifications.body, search))!);
   const matching = and(visibleTo(ctx.user.id), ...filters);
 
-  const total = ctx.db.$count(notifications, matching);
-  const unreadTotal = ctx.db.$count(notifications, and(visibleTo(ctx.user.id), unread));
-  // The page and both counts in one round trip. Each count is an uncorrelated scalar subquery, run once
-  // and answered by a partial index alone (an index-only scan of notifications_inbox_idx or
-  // notifications_inbox_category_idx, and of notifications_unread_idx).
-  const rows = await ctx.db
-    .select({ notification: notifications, total, unread: unreadTotal })
+  // Both counts from the caller's notification_counts rows (a primary-key read, whatever the inbox's size);
+  // only a search total must count the matching rows themselves.
+  const totalOf = search
+    ? sql<number>`${ctx.db.select({ n: count() }).from(notifications).where(matching)}::int`
+    : category
+      ? sql<number>`coalesce(sum(${notificationCounts.total}) filter (where ${eq(notificationCounts.category, category)}), 0)::int`
+      : sql<number>`coalesce(sum(${notificationCounts.total}), 0)::int`;
+  // An aggregate without GROUP BY answers one row even for no counts rows, so the left join below carries
+  // the counts on an empty inbox and past the last page too: always one statement.
+  const counts = ctx.db
+    .select({ total: totalOf.as("total"), unread: sql<number>`coalesce(sum(${notificationCounts.unread}), 0)::int`.as("unread") })
+    .from(notificationCounts)
+    .where(eq(notificationCounts.userId, ctx.user.id))
+    .as("counts");
+  // NULLS LAST as in the inbox indexes (drizzle-kit writes `.desc()` index columns as DESC NULLS LAST).
+  // A plain DESC means NULLS FIRST, which no index provides, so PostgreSQL read and sorted all of the
+  // caller's rows for every page. Both columns are NOT NULL, so the order itself is unchanged.
+  const page = ctx.db
+    .select()
     .from(notifications)
     .where(matching)
-    // NULLS LAST as in the inbox indexes (drizzle-kit writes `.desc()` index columns as DESC NULLS LAST).
-    // A plain DESC means NULLS FIRST, which no index provides, so PostgreSQL read and sorted all of the
-    // caller's rows for every page. Both columns are NOT NULL, so the order itself is unchanged.
     .orderBy(sql`${notifications.dateCreated} desc nulls last`, sql`${notifications.id} desc nulls last`)
     .limit(window.limit)
-    .offset(window.offset);
-  // A page past the end carries no counts: ask for them alone.
-  const counts = rows[0] ?? { total: await total, unread: await unreadTotal };
+    .offset(window.offset)
+    .as("page");
+  // The page beside its counts in one statement; the outer ORDER BY keeps the page's order through the join.
+  const rows = await ctx.db
+    .select({
+      total: counts.total,
+      unread: counts.unread,
+      notification: {
+        id: page.id,
+        userId: page.userId,
+        eventType: page.eventType,
+        category: page.category,
+        title: page.title,
+        body: page.body,
+        data: page.data,
+        dateCreated: page.dateCreated,
+        readAt: page.readAt,
+        deletedAt: page.deletedAt,
+      },
+    })
+    .from(counts)
+    .leftJoin(page, sql`true`)
+    .orderBy(sql`${page.dateCreated} desc nulls last`, sql`${page.id} desc nulls last`);
+  const counted = rows[0]!;
   return {
-    notifications: rows.map((row) => toNotificationView(row.notification)),
-    total: counts.total,
-    unread_count: counts.unread,
+    notifications: rows.flatMap((row) => (row.notification ? [toNotificationView(row.notification)] : [])),
+    total: counted.total,
+    unread_count: counted.unread,
     page: window.page,
-    has_more: hasMore(window, counts.total),
+    has_more: hasMore(window, counted.total),
   };
 }
 
 /** A user's unread count: the badge, and every event of the live stream (server/live/). */
 export async function countUnread(db: Db, userId: string): Promise<number> {
   const [row] = await db
-    .select({ count: sql<number>`count(*)`.mapWith(Number) })
-    .from(notifications)
-    .where(and(visibleTo(userId), unread));
+    .select({ count: sql<number>`coalesce(sum(${notificationCounts.unread}), 0)::int` })
+    .from(notificationCounts)
+    .where(eq(notificationCounts.userId, userId));
   return row?.count ?? 0;
 }
 
