@@ -24,42 +24,51 @@ export type NotificationList = {
 const visibleTo = (userId: string | Placeholder) => and(eq(notifications.userId, userId), isNull(notifications.deletedAt));
 const unread = isNull(notifications.readAt);
 
-export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>): Promise<NotificationList> {
-  const window = pageWindow(input.page, input.limit);
+/** The values a page is asked with, or the placeholders of a prepared statement that takes them. */
+type ListParams<T> = { userId: string | T; category: string | T | null; search: string | T | null; limit: number | T; offset: number | T };
+
+const placeholders: ListParams<Placeholder> = {
+  userId: sql.placeholder("userId"),
+  category: sql.placeholder("category"),
+  search: null,
+  limit: sql.placeholder("limit"),
+  offset: sql.placeholder("offset"),
+};
+
+/** The page beside both counts in one statement. */
+function listQuery(db: Db, p: ListParams<Placeholder>) {
   const filters: SQL[] = [];
-  const category = categoryFilter(input.category);
-  if (category) filters.push(eq(notifications.category, category));
-  const search = input.search ? containsPattern(input.search) : null;
-  if (search) filters.push(or(ilike(notifications.title, search), ilike(notifications.body, search))!);
-  const matching = and(visibleTo(ctx.user.id), ...filters);
+  if (p.category !== null) filters.push(eq(notifications.category, p.category));
+  if (p.search !== null) filters.push(or(ilike(notifications.title, p.search), ilike(notifications.body, p.search))!);
+  const matching = and(visibleTo(p.userId), ...filters);
 
   // Both counts from the caller's notification_counts rows (a primary-key read, whatever the inbox's size);
   // only a search total must count the matching rows themselves.
-  const totalOf = search
-    ? sql<number>`${ctx.db.select({ n: count() }).from(notifications).where(matching)}::int`
-    : category
-      ? sql<number>`coalesce(sum(${notificationCounts.total}) filter (where ${eq(notificationCounts.category, category)}), 0)::int`
+  const totalOf = p.search !== null
+    ? sql<number>`${db.select({ n: count() }).from(notifications).where(matching)}::int`
+    : p.category !== null
+      ? sql<number>`coalesce(sum(${notificationCounts.total}) filter (where ${eq(notificationCounts.category, p.category)}), 0)::int`
       : sql<number>`coalesce(sum(${notificationCounts.total}), 0)::int`;
   // An aggregate without GROUP BY answers one row even for no counts rows, so the left join below carries
   // the counts on an empty inbox and past the last page too: always one statement.
-  const counts = ctx.db
+  const counts = db
     .select({ total: totalOf.as("total"), unread: sql<number>`coalesce(sum(${notificationCounts.unread}), 0)::int`.as("unread") })
     .from(notificationCounts)
-    .where(eq(notificationCounts.userId, ctx.user.id))
+    .where(eq(notificationCounts.userId, p.userId))
     .as("counts");
   // NULLS LAST as in the inbox indexes (drizzle-kit writes `.desc()` index columns as DESC NULLS LAST).
   // A plain DESC means NULLS FIRST, which no index provides, so PostgreSQL read and sorted all of the
   // caller's rows for every page. Both columns are NOT NULL, so the order itself is unchanged.
-  const page = ctx.db
+  const page = db
     .select()
     .from(notifications)
     .where(matching)
     .orderBy(sql`${notifications.dateCreated} desc nulls last`, sql`${notifications.id} desc nulls last`)
-    .limit(window.limit)
-    .offset(window.offset)
+    .limit(p.limit)
+    .offset(p.offset)
     .as("page");
   // The page beside its counts in one statement; the outer ORDER BY keeps the page's order through the join.
-  const rows = await ctx.db
+  return db
     .select({
       total: counts.total,
       unread: counts.unread,
@@ -79,6 +88,23 @@ export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>):
     .from(counts)
     .leftJoin(page, sql`true`)
     .orderBy(sql`${page.dateCreated} desc nulls last`, sql`${page.id} desc nulls last`);
+}
+
+// Prepared without a search, with and without a category. A search is planned for its own text each time:
+// a generic plan could not know whether the trigram indexes or the inbox order serve a pattern better.
+const inboxPage = preparedFor((db) => listQuery(db, { ...placeholders, category: null }).prepare("inbox_page"));
+const inboxCategoryPage = preparedFor((db) => listQuery(db, placeholders).prepare("inbox_category_page"));
+
+function pageRows(db: Db, params: ListParams<never>) {
+  if (params.search !== null) return listQuery(db, params);
+  return (params.category === null ? inboxPage(db) : inboxCategoryPage(db)).execute(params);
+}
+
+export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>): Promise<NotificationList> {
+  const window = pageWindow(input.page, input.limit);
+  const category = categoryFilter(input.category);
+  const search = input.search ? containsPattern(input.search) : null;
+  const rows = await pageRows(ctx.db, { userId: ctx.user.id, category, search, limit: window.limit, offset: window.offset });
   const counted = rows[0]!;
   return {
     notifications: rows.flatMap((row) => (row.notification ? [toNotificationView(row.notification)] : [])),
@@ -89,12 +115,17 @@ export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>):
   };
 }
 
-/** A user's unread count: the badge, and every event of the live stream (server/live/). */
-export async function countUnread(db: Db, userId: string): Promise<number> {
-  const [row] = await db
+const unreadCountStatement = preparedFor((db) =>
+  db
     .select({ count: sql<number>`coalesce(sum(${notificationCounts.unread}), 0)::int` })
     .from(notificationCounts)
-    .where(eq(notificationCounts.userId, userId));
+    .where(eq(notificationCounts.userId, sql.placeholder("userId")))
+    .prepare("unread_count"),
+);
+
+/** A user's unread count: the badge, and every event of the live stream (server/live/). */
+export async function countUnread(db: Db, userId: string): Promise<number> {
+  const [row] = await unreadCountStatement(db).execute({ userId });
   return row?.count ?? 0;
 }
 
