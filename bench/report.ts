@@ -176,3 +176,27 @@ export function loadVerdicts(rows: Row[], bigScale: string, baseline: Baseline |
   }
   return out;
 }
+
+/**
+ * Issue J: the badge and the list's counts come from the user's notification_counts rows (at most one per
+ * category), never from counting notifications. With the bench's 100 users that table is a few pages,
+ * so PostgreSQL may read it whole instead of through its primary key; it holds no notifications either way.
+ */
+export function countsVerdict(explained: { label: string; indexes: string[]; seqScans: string[] }[], bigScale: string): Verdict | null {
+  const unread = explained.find((e) => e.label === "product: notifications.unreadCount");
+  const lists = explained.filter((e) => e.label.startsWith("product: notifications.list") && !e.label.includes("search"));
+  if (!unread || !lists.length) return null;
+  const readsCounts = (e: { indexes: string[]; seqScans: string[] }) =>
+    e.indexes.includes("notification_counts_pkey") || e.seqScans.includes("notification_counts");
+  const countsNotifications = (e: { indexes: string[]; seqScans: string[] }) =>
+    e.indexes.includes("notifications_unread_idx") || e.seqScans.includes("notifications");
+  const unreadOk = readsCounts(unread) && !unread.indexes.some((i) => i.startsWith("notifications_")) && !countsNotifications(unread);
+  const listsOk = lists.every((e) => readsCounts(e) && !countsNotifications(e));
+  const describe = (e: { label: string; indexes: string[]; seqScans: string[] }) =>
+    `${e.label.replace("product: ", "")}: ${[...e.indexes, ...e.seqScans.map((t) => `seq scan ${t}`)].join(", ")}`;
+  return {
+    target: `unread count and the list's two counts read notification_counts, not notifications (O(1) rows per user) at ${bigScale} rows`,
+    met: unreadOk && listsOk,
+    detail: [unread, ...lists].map(describe).join("; "),
+  };
+}

@@ -15,7 +15,7 @@ import { layersTable, measureLayers, type LayerTiming } from "./layers.js";
 import { probe, runLoad, type LoadResult } from "./load.js";
 import { parseOptions } from "./options.js";
 import { loadBaseline } from "./baseline.js";
-import { inProcessTable, loadVerdicts, table, verdictLines, verdicts, type Row } from "./report.js";
+import { countsVerdict, inProcessTable, loadVerdicts, table, verdictLines, verdicts, type Row } from "./report.js";
 import { buildScenarios, type Scenario, type TargetKind } from "./scenarios.js";
 import { ADMIN_EMAIL, analyzeAll, hotNotificationIds, seedBase, seedNotifications, type Seeded } from "./seed.js";
 import { startServer, type RunningServer } from "./servers.js";
@@ -283,7 +283,12 @@ async function main() {
   }
 
   const baseline = loadBaseline();
-  const verdictList = [...loadVerdicts(rows, big.scale, baseline), ...verdicts(rows, big.scale, small, big.activation, big.push)];
+  const counts = countsVerdict(big.explained, big.scale);
+  const verdictList = [
+    ...loadVerdicts(rows, big.scale, baseline),
+    ...(counts ? [counts] : []),
+    ...verdicts(rows, big.scale, small, big.activation, big.push),
+  ];
   const output = [
     `## Results (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${((Date.now() - started) / 60000).toFixed(1)} min)`,
     "",
