@@ -1,6 +1,6 @@
-// The embedded PGlite runs with the settings db/client.ts gives it (a smaller shared_buffers, for the
-// memory `npm start` holds), in memory and in a data folder alike.
-import { mkdtempSync, rmSync } from "node:fs";
+// The embedded PGlite as db/client.ts opens it, for the memory `npm start` holds: a smaller shared_buffers,
+// in memory and in a data folder alike, and a new data folder created outside this process.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -23,6 +23,32 @@ describe.skipIf(testDbKind() !== "pglite")("PGlite settings", () => {
   const folders: string[] = [];
   afterAll(() => {
     for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("creates a new data folder without keeping initdb's memory in this process, and the data survives a restart", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "rn-pglite-"));
+    folders.push(folder);
+    // PGlite's WASM memories and buffers count as external memory. When this process created the folder, initdb's
+    // temporary instance and its heap copy stayed behind: external grew ~570 MB, against ~145 MB for the one
+    // instance that stays. First in the file, so no garbage of other tests brings a collection that hides that.
+    const externalBefore = process.memoryUsage().external;
+    const first = await createDb({ pgliteDir: folder });
+    const grown = process.memoryUsage().external - externalBefore;
+    try {
+      expect(existsSync(join(folder, "PG_VERSION"))).toBe(true);
+      expect(grown).toBeLessThan(300 * 1024 * 1024);
+      await first.db.execute(sql`create table kept (v text)`);
+      await first.db.execute(sql`insert into kept values ('still here')`);
+    } finally {
+      await first.close();
+    }
+    const again = await createDb({ pgliteDir: folder });
+    try {
+      const result = (await again.db.execute(sql`select v from kept`)) as unknown as { rows: { v: string }[] };
+      expect(result.rows).toEqual([{ v: "still here" }]);
+    } finally {
+      await again.close();
+    }
   });
 
   it("runs an in-memory database with shared_buffers at 32MB", async () => {
