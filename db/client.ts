@@ -1,7 +1,10 @@
 // One Db type for both drivers: postgres.js when DATABASE_URL is set, embedded PGlite otherwise.
-import { mkdirSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -55,6 +58,39 @@ export type DbHandle = {
   | { driver: "pglite" }
 );
 
+/**
+ * PGlite's own start parameters, and a smaller shared_buffers. initdb writes PostgreSQL's default of
+ * 128MB, and PGlite touches all of it in its WASM memory at start: ~110 MB of the ~410 MB a restarted
+ * `npm start` held when ready (bench/pglite-memory.ts). At 32MB, ~95 MB of that comes back. Behind the
+ * pool the data folder's files stay in the operating system's page cache, so a miss is mostly a read()
+ * served from memory: random lookups over a 133 MB database cost ~10% more CPU per query than at 128MB
+ * (16MB: ~30%); a database that fits in the pool costs nothing more. Durability is unchanged: no WAL,
+ * fsync or commit setting differs from PGlite's own.
+ */
+const pgliteStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
+
+/**
+ * Creates the database of a new data folder in a child process. PGlite runs initdb in a second, temporary
+ * WASM instance and copies its heap: ~430 MB that is garbage once the folder exists, but that V8 kept
+ * resident, so a server started on a new folder held ~880 MB for as long as it ran, idle or not, against
+ * ~410 MB after a restart (bench/pglite-memory.ts). The child gives all of it back when it exits; the
+ * first start costs ~1.5 s more CPU. An existing folder is left alone.
+ */
+async function createPgliteFolder(dir: string): Promise<void> {
+  if (existsSync(join(dir, "PG_VERSION"))) return;
+  const pglite = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+  const script = `const [pglite, dir, startParams] = process.argv.slice(1);
+    require(pglite).PGlite.create(dir, { startParams: JSON.parse(startParams) })
+      .then((pg) => pg.close())
+      .catch((err) => { console.error(err instanceof Error ? err.message : err); process.exit(1); });`;
+  try {
+    await promisify(execFile)(process.execPath, ["-e", script, "--", pglite, dir, JSON.stringify(pgliteStartParams)]);
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr?.trim();
+    throw new Error(`PGlite could not create a database in ${dir}: ${stderr || (err as Error).message}`);
+  }
+}
+
 export async function createDb(options: DbOptions): Promise<DbHandle> {
   const logger: Logger | undefined = options.onQuery
     ? { logQuery: (query, params) => options.onQuery!(query, params) }
@@ -88,9 +124,12 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
   }
 
   const dir = options.pgliteDir ?? ".data/pglite";
-  if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
+  if (!dir.startsWith("memory://")) {
+    mkdirSync(dir, { recursive: true });
+    await createPgliteFolder(dir);
+  }
   // The extensions the migrations create (0006_trigram_search.sql); PostgreSQL has them in its contrib.
-  const client = await PGlite.create(dir, { extensions: { pg_trgm, btree_gin } });
+  const client = await PGlite.create(dir, { startParams: pgliteStartParams, extensions: { pg_trgm, btree_gin } });
   const db = drizzlePglite(client, { schema, logger });
   instrumentDb(db, options.observe);
   return {
