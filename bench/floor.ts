@@ -21,8 +21,7 @@ export const FLOOR_SQL = {
   session: `select u.id, u.name, u.email, u.role
             from sessions s join users u on u.id = s.user_id
             where s.token = $1 and s.expires_at > now()`,
-  unreadCount: `select count(*)::int as count from notifications
-                where user_id = $1 and deleted_at is null and read_at is null`,
+  unreadCount: `select coalesce(sum(unread), 0)::int as count from notification_counts where user_id = $1`,
   markRead: `update notifications set read_at = coalesce(read_at, now())
              where id = $1 and user_id = $2 and deleted_at is null returning id`,
   owner: `select user_id from notifications where id = $1 and deleted_at is null`,
@@ -32,14 +31,17 @@ export const FLOOR_SQL = {
 };
 
 /**
- * The inbox page and both counts in one statement. The ORDER BY spells out NULLS LAST so it matches the
- * inbox indexes (`date_created DESC NULLS LAST, id DESC NULLS LAST`) and the page is read from the index;
- * each count is a separate scalar subquery so it can be an index-only scan.
+ * The inbox page and both counts in one statement, as the product sends it: the counts from the caller's
+ * notification_counts rows (one aggregate row, even with none), the page left-joined to them so a page
+ * past the end still carries the counts. A search total counts the matching rows. The ORDER BY spells out
+ * NULLS LAST so it matches the inbox indexes (`date_created DESC NULLS LAST, id DESC NULLS LAST`) and the
+ * page is read from the index.
  */
 export function floorListQuery(options: { category: boolean; search: boolean }): string {
   let param = 1;
   const filters: string[] = [];
   if (options.category) filters.push(`category = $${++param}`);
+  const categoryParam = param;
   if (options.search) {
     param++;
     filters.push(`(title ilike $${param} or body ilike $${param})`);
@@ -47,19 +49,22 @@ export function floorListQuery(options: { category: boolean; search: boolean }):
   const where = ["user_id = $1", "deleted_at is null", ...filters].join(" and ");
   const limit = `$${++param}`;
   const offset = `$${++param}`;
+  const total = options.search
+    ? `(select count(*) from notifications where ${where})::int`
+    : options.category
+      ? `coalesce(sum(total) filter (where category = $${categoryParam}), 0)::int`
+      : `coalesce(sum(total), 0)::int`;
   return `
-    with counts as (
-      select (select count(*) from notifications where ${where})::int as total,
-             (select count(*) from notifications
-              where user_id = $1 and deleted_at is null and read_at is null)::int as unread
-    ),
-    page as (
+    select counts.total, counts.unread, page.*
+    from (select ${total} as total, coalesce(sum(unread), 0)::int as unread
+          from notification_counts where user_id = $1) counts
+    left join (
       select id, user_id, event_type, category, title, body, data, date_created, read_at
       from notifications where ${where}
       order by date_created desc nulls last, id desc nulls last
       limit ${limit} offset ${offset}
-    )
-    select counts.total, counts.unread, page.* from counts left join page on true`;
+    ) page on true
+    order by page.date_created desc nulls last, page.id desc nulls last`;
 }
 
 /** The same page/limit rules as the product (docs/api.md#inbox-listing), written inline. */

@@ -47,7 +47,8 @@ export async function measureLayers(databaseUrl: string, seeded: Seeded, calls: 
   const user = { id: hot.id, name: "user-000", email: hot.email, role: "user" };
   const caller = createCaller(createContextInner({ db: handle.db, push }, { user }));
   const headers = () => new Headers({ authorization: `Bearer ${hot.token}` });
-  const request = { headers: { authorization: `Bearer ${hot.token}` } } as FastifyRequest;
+  // A new request each call: the resolver keeps one answer per request object (server/session.ts).
+  const request = () => ({ headers: { authorization: `Bearer ${hot.token}` } }) as FastifyRequest;
   const prepared = (text: string, params: (string | number)[]) => sql.unsafe(text, params, { prepare: true });
 
   const out: LayerTiming[] = [];
@@ -55,7 +56,7 @@ export async function measureLayers(databaseUrl: string, seeded: Seeded, calls: 
     // The session.
     out.push(await time("session: postgres.js, one prepared join (the floor's)", calls, () => prepared(FLOOR_SQL.session, [hot.token])));
     out.push(await time("session: better-auth auth.api.getSession (what the product used to call)", calls, () => auth.api.getSession({ headers: headers() })));
-    out.push(await time("session: the product's resolver (one join through Drizzle)", calls, () => resolveSession(request)));
+    out.push(await time("session: the product's resolver (one prepared join through Drizzle)", calls, () => resolveSession(request())));
     // unread-count.
     out.push(await time("unread-count: postgres.js prepared statement", calls, () => prepared(FLOOR_SQL.unreadCount, [hot.id])));
     out.push(await time("unread-count: tRPC caller → procedure → Drizzle", calls, () => caller.notifications.unreadCount()));

@@ -14,7 +14,8 @@ import { measureCohortActivation, measurePushFanOut, type ActivationResult, type
 import { layersTable, measureLayers, type LayerTiming } from "./layers.js";
 import { probe, runLoad, type LoadResult } from "./load.js";
 import { parseOptions } from "./options.js";
-import { inProcessTable, table, verdictLines, verdicts, type Row } from "./report.js";
+import { loadBaseline } from "./baseline.js";
+import { countsVerdict, inProcessTable, loadVerdicts, table, verdictLines, verdicts, type Row } from "./report.js";
 import { buildScenarios, type Scenario, type TargetKind } from "./scenarios.js";
 import { ADMIN_EMAIL, analyzeAll, hotNotificationIds, seedBase, seedNotifications, type Seeded } from "./seed.js";
 import { startServer, type RunningServer } from "./servers.js";
@@ -281,14 +282,21 @@ async function main() {
     layers = await measureLayers(db.url, seeded, options.quick ? 300 : 1000);
   }
 
-  const verdictList = verdicts(rows, big.scale, small, big.activation, big.push);
+  const baseline = loadBaseline();
+  const counts = countsVerdict(big.explained, big.scale);
+  const verdictList = [
+    ...loadVerdicts(rows, big.scale, baseline),
+    ...(counts ? [counts] : []),
+    ...verdicts(rows, big.scale, small, big.activation, big.push),
+  ];
   const output = [
     `## Results (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${((Date.now() - started) / 60000).toFixed(1)} min)`,
     "",
     ...env,
     `- load average at the end: ${loadAverage()}`,
     "",
-    table(rows),
+    ...(baseline ? [`The last three columns are the same row in bench/results/before-j.json (the full run before issue J).`, ""] : []),
+    table(rows, baseline),
     "",
     inProcessTable(big.activation, big.push, options.cohortSize),
     "",

@@ -2,7 +2,7 @@
 // a burst of changes reaches them. One product process (with --expose-gc, so its heap can be measured after
 // a forced collection) on a fresh database; the SSE clients in another process (bench/stream-clients.ts);
 // users and sessions inserted directly (no password hashing); the changes are plain INSERTs, each its own
-// transaction, so migration 0004's trigger announces them exactly as it does the product's own writes.
+// transaction, so the notifications triggers (migration 0007) announce them exactly as they announce the product's own writes.
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";

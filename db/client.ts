@@ -3,6 +3,8 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { Logger } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -87,7 +89,8 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
 
   const dir = options.pgliteDir ?? ".data/pglite";
   if (!dir.startsWith("memory://")) mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  // The extensions the migrations create (0006_trigram_search.sql); PostgreSQL has them in its contrib.
+  const client = await PGlite.create(dir, { extensions: { pg_trgm, btree_gin } });
   const db = drizzlePglite(client, { schema, logger });
   instrumentDb(db, options.observe);
   return {

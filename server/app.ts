@@ -2,10 +2,8 @@
 // context → procedure middleware → handler → db.
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
-import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import type { Db, DbHandle } from "../db/client.js";
@@ -21,10 +19,12 @@ import type { PushService } from "./push/sender.js";
 import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./rate-limit.js";
 import { requestObserver } from "./request-metrics.js";
 import { registerRestRoutes } from "./rest/adapter.js";
-import { errorHeaders, sendError } from "./rest/errors.js";
+import { sendError } from "./rest/errors.js";
 import { buildOpenApiDocument } from "./rest/openapi.js";
 import { restRoutes } from "./rest/routes.js";
-import { appRouter, type AppRouter } from "./routers/index.js";
+import { securityHeaders } from "./security-headers.js";
+import { appRouter } from "./routers/index.js";
+import { registerTrpcDoor } from "./trpc-door.js";
 
 export type AppDeps = {
   config: Pick<Config, "corsOrigins" | "logLevel"> & Partial<Pick<Config, "signUp">>;
@@ -167,7 +167,11 @@ export async function buildApp(deps: AppDeps) {
   app.setErrorHandler((err: FastifyError, _request, reply) => sendError(reply, fromFastifyError(err)));
 
   // Security headers on every answer; the API reference page only loads its own scripts and styles.
-  await app.register(helmet);
+  const headers = securityHeaders();
+  app.addHook("onRequest", (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
   registerRateLimits(app, limits, rateLimitStore);
   registerIdempotency(app, { db: deps.db, auth: deps.auth });
   app.setNotFoundHandler((request, reply) =>
@@ -198,20 +202,13 @@ export async function buildApp(deps: AppDeps) {
   const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen });
   const createContext = contextFactory({ db: deps.db, push: deps.push, rateLimits, live }, deps.auth);
   registerUnreadCountStream(app, live, createContext);
-  await app.register(fastifyTRPCPlugin, {
-    prefix: TRPC_PREFIX,
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req }) => createContext(req),
-      // The request's own logger: the line carries its reqId and route like every other line of the request.
-      onError: ({ error, path, req }) => {
-        if (toAppError(error).status >= 500) req.log.error({ err: error, path }, "tRPC procedure failed");
-      },
-      // A call refused by a rate limit says when to try again, as on REST.
-      responseMeta: ({ errors }) => ({
-        headers: errors.reduce<Record<string, string>>((all, e) => ({ ...all, ...errorHeaders(toAppError(e)) }), {}),
-      }),
-    } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
+  await registerTrpcDoor(app, TRPC_PREFIX, {
+    router: appRouter,
+    createContext: ({ req }) => createContext(req),
+    // The request's own logger: the line carries its reqId and route like every other line of the request.
+    onError: ({ error, path, req }) => {
+      if (toAppError(error).status >= 500) req.log.error({ err: error, path }, "tRPC procedure failed");
+    },
   });
 
   registerRestRoutes(app, restRoutes, createContext);

@@ -8,6 +8,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../db/client.js";
+import { preparedFor } from "../db/prepared.js";
 import { sessions, users } from "../db/schema/index.js";
 import { SESSION_LIFETIME, type Auth } from "./auth.js";
 
@@ -48,19 +49,20 @@ export function bearerSessionToken(authorization: string | undefined, secret: st
 export const dueForRefresh = (expiresAt: Date, now = Date.now()) =>
   expiresAt.getTime() - SESSION_LIFETIME.expiresInSeconds * 1000 + SESSION_LIFETIME.updateAgeSeconds * 1000 <= now;
 
-/**
- * Built per call, not `.prepare()`d: a server-side prepared statement (postgres.js named statement) made
- * requests hang for seconds after backends were terminated (test/postgres/db-outage.test.ts).
- */
-async function sessionByToken(db: Db, token: string) {
-  const [row] = await db
+const sessionByTokenStatement = preparedFor((db) =>
+  db
     .select({
       user: { id: users.id, name: users.name, email: users.email, role: users.role },
       session: { id: sessions.id, expiresAt: sessions.expiresAt },
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.token, token), gt(sessions.expiresAt, sql`now()`)));
+    .where(and(eq(sessions.token, sql.placeholder("token")), gt(sessions.expiresAt, sql`now()`)))
+    .prepare("session_by_token"),
+);
+
+async function sessionByToken(db: Db, token: string) {
+  const [row] = await sessionByTokenStatement(db).execute({ token });
   return row;
 }
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { CATEGORIES } from "../categories.js";
 import { isOneOf } from "./checks.js";
 import { users } from "./auth.js";
@@ -36,7 +36,34 @@ export const notifications = pgTable(
     index("notifications_unread_idx")
       .on(t.userId, t.category)
       .where(sql`${t.readAt} is null and ${t.deletedAt} is null`),
+    // The inbox search (ILIKE '%text%' on title or body): trigram GIN indexes that also hold the user
+    // (btree_gin), so one user's matches are found without reading the rest of their inbox or anyone's.
+    index("notifications_search_title_idx")
+      .using("gin", t.userId, t.title.op("gin_trgm_ops"))
+      .where(sql`${t.deletedAt} is null`),
+    index("notifications_search_body_idx")
+      .using("gin", t.userId, t.body.op("gin_trgm_ops"))
+      .where(sql`${t.deletedAt} is null`),
   ],
+);
+
+/**
+ * Per user and category: `total` visible notifications (deleted_at is null) and `unread` of them (read_at is
+ * null), so the badge and the list's counts are a primary-key read whatever the inbox's size. Kept by
+ * statement triggers on `notifications` in the same transaction as every change, whichever code path
+ * makes it (migration 0007_notification_counts). A missing row means 0.
+ */
+export const notificationCounts = pgTable(
+  "notification_counts",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    category: text("category").notNull(),
+    total: integer("total").notNull().default(0),
+    unread: integer("unread").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "notification_counts_pkey", columns: [t.userId, t.category] })],
 );
 
 export const pushSubscriptions = pgTable(

@@ -1,5 +1,5 @@
 // The live unread count's fan-out inside one instance (docs/api.md#live-unread-count). The database
-// announces which users' notifications changed (migration 0004's triggers, NOTIFY at commit); the hub reads
+// announces which users' unread counts changed (migration 0007's triggers, NOTIFY at commit); the hub reads
 // each such user's count once and hands it to every open stream of that user. A burst of changes while a
 // read is under way costs one more read, not one per change. No I/O of its own: unit-tested with fakes.
 

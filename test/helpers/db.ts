@@ -8,9 +8,13 @@ import { dbMetrics } from "../../server/metrics.js";
 export type TestDb = DbHandle & {
   /** Every statement Drizzle sent, in order; tests clear it and count. */
   queries: string[];
+  /** The statements Drizzle sends while `run` runs, with their parameters (to run one again under EXPLAIN). */
+  capture(run: () => Promise<unknown>): Promise<Statement[]>;
   /** Which server this file runs against. */
   kind: "pglite" | "postgres";
 };
+
+export type Statement = { query: string; params: unknown[] };
 
 export const testDbKind = (): "pglite" | "postgres" => (process.env.TEST_DB === "postgres" ? "postgres" : "pglite");
 
@@ -18,11 +22,24 @@ export const testDbKind = (): "pglite" | "postgres" => (process.env.TEST_DB === 
 export async function openTestDb(options: { migrated?: boolean } = {}): Promise<TestDb> {
   const migrated = options.migrated ?? true;
   const queries: string[] = [];
-  const onQuery = (query: string) => void queries.push(query);
+  let captured: Statement[] | null = null;
+  const onQuery = (query: string, params: unknown[]) => {
+    queries.push(query);
+    captured?.push({ query, params });
+  };
+  async function capture(run: () => Promise<unknown>): Promise<Statement[]> {
+    captured = [];
+    try {
+      await run();
+      return captured;
+    } finally {
+      captured = null;
+    }
+  }
   if (testDbKind() === "pglite") {
     const handle = await createDb({ pgliteDir: "memory://", onQuery, observe: dbMetrics });
     if (migrated) await handle.migrate();
-    return { ...handle, queries, kind: "pglite" };
+    return { ...handle, queries, capture, kind: "pglite" };
   }
 
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -37,6 +54,7 @@ export async function openTestDb(options: { migrated?: boolean } = {}): Promise<
   return {
     ...handle,
     queries,
+    capture,
     kind: "postgres",
     async close() {
       await handle.close();

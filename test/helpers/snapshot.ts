@@ -9,6 +9,7 @@ export const GUARDED_TABLES = [
   "gate_checks",
   "pro_restriction_status",
   "notifications",
+  "notification_counts",
   "push_subscriptions",
   "audit_events",
   "pro_flag_changes",

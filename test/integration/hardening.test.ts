@@ -38,6 +38,15 @@ describe("hardening", () => {
     expect(res.headers["content-security-policy"]).toMatch(/default-src 'self'/);
   });
 
+  it("sends them on errors and unknown routes too", async () => {
+    for (const url of ["/api/nope", "/api/notifications"]) {
+      const res = await t().app.inject({ method: "GET", url });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+      expect(res.headers["content-security-policy"]).toMatch(/default-src 'self'/);
+    }
+  });
+
   it("limits sign-in attempts per address and account with 429 TOO_MANY_REQUESTS", async () => {
     const user = await t().signUp();
     const other = await t().signUp();

@@ -1,6 +1,7 @@
 // docs/api.md#live-unread-count: GET /api/notifications/stream sends the caller's unread count on connect
 // and after every change (in-app creation, read, read-all, delete, bulk delete), announced by the database
-// at commit; a burst inside one statement is one event; the stream ends on sign-out.
+// at commit; a burst inside one statement is one event, a change that leaves the count as it was none; the
+// stream ends on sign-out.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notificationStreamsOpen } from "../../server/metrics.js";
 import { TEST_ORIGIN, useTestApp, type TestUser } from "../helpers/app.js";
@@ -95,6 +96,23 @@ describe("GET /api/notifications/stream", () => {
     await createFor(admin, user, "after");
     // The next event is the new notification's: nothing came between.
     expect(await nextCount(s, 1_000)).toBe(1);
+  });
+
+  it("sends nothing for a change that leaves the count as it was: reading a read notification, deleting a read one", async () => {
+    const admin = await t().signUp({ admin: true });
+    const user = await t().signUp();
+    const read = await createFor(admin, user, "to read");
+    await createFor(admin, user, "stays unread");
+    const s = await stream(user);
+    expect(await nextCount(s)).toBe(2);
+    await t().caller(user).notifications.markRead({ id: read });
+    expect(await nextCount(s, 1_000)).toBe(1);
+
+    await t().caller(user).notifications.markRead({ id: read });
+    await t().caller(user).notifications.remove({ id: read });
+    await createFor(admin, user, "after");
+    // The next event is the new notification's: the two changes before it sent none.
+    expect(await nextCount(s, 1_000)).toBe(2);
   });
 
   it("follows each user's own count only, and ends a stream when its session signs out", async () => {

@@ -1,9 +1,10 @@
 // The caller's inbox: list, count, mark as read and soft-delete. Every statement is scoped to the caller;
 // soft-deleted rows are invisible everywhere.
-import { and, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db } from "../../../db/client.js";
-import { notifications } from "../../../db/schema/index.js";
+import { preparedFor } from "../../../db/prepared.js";
+import { notificationCounts, notifications } from "../../../db/schema/index.js";
 import { forbidden, notFound } from "../../errors.js";
 import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
 import { categoryFilter } from "../../../db/categories.js";
@@ -20,52 +21,111 @@ export type NotificationList = {
   has_more: boolean;
 };
 
-const visibleTo = (userId: string) => and(eq(notifications.userId, userId), isNull(notifications.deletedAt));
+const visibleTo = (userId: string | Placeholder) => and(eq(notifications.userId, userId), isNull(notifications.deletedAt));
 const unread = isNull(notifications.readAt);
+
+/** The values a page is asked with, or the placeholders of a prepared statement that takes them. */
+type ListParams<T> = { userId: string | T; category: string | T | null; search: string | T | null; limit: number | T; offset: number | T };
+
+const placeholders: ListParams<Placeholder> = {
+  userId: sql.placeholder("userId"),
+  category: sql.placeholder("category"),
+  search: null,
+  limit: sql.placeholder("limit"),
+  offset: sql.placeholder("offset"),
+};
+
+/** The page beside both counts in one statement. */
+function listQuery(db: Db, p: ListParams<Placeholder>) {
+  const filters: SQL[] = [];
+  if (p.category !== null) filters.push(eq(notifications.category, p.category));
+  if (p.search !== null) filters.push(or(ilike(notifications.title, p.search), ilike(notifications.body, p.search))!);
+  const matching = and(visibleTo(p.userId), ...filters);
+
+  // Both counts from the caller's notification_counts rows (a primary-key read, whatever the inbox's size);
+  // only a search total must count the matching rows themselves.
+  const totalOf = p.search !== null
+    ? sql<number>`${db.select({ n: count() }).from(notifications).where(matching)}::int`
+    : p.category !== null
+      ? sql<number>`coalesce(sum(${notificationCounts.total}) filter (where ${eq(notificationCounts.category, p.category)}), 0)::int`
+      : sql<number>`coalesce(sum(${notificationCounts.total}), 0)::int`;
+  // An aggregate without GROUP BY answers one row even for no counts rows, so the left join below carries
+  // the counts on an empty inbox and past the last page too: always one statement.
+  const counts = db
+    .select({ total: totalOf.as("total"), unread: sql<number>`coalesce(sum(${notificationCounts.unread}), 0)::int`.as("unread") })
+    .from(notificationCounts)
+    .where(eq(notificationCounts.userId, p.userId))
+    .as("counts");
+  // NULLS LAST as in the inbox indexes (drizzle-kit writes `.desc()` index columns as DESC NULLS LAST).
+  // A plain DESC means NULLS FIRST, which no index provides, so PostgreSQL read and sorted all of the
+  // caller's rows for every page. Both columns are NOT NULL, so the order itself is unchanged.
+  const page = db
+    .select()
+    .from(notifications)
+    .where(matching)
+    .orderBy(sql`${notifications.dateCreated} desc nulls last`, sql`${notifications.id} desc nulls last`)
+    .limit(p.limit)
+    .offset(p.offset)
+    .as("page");
+  // The page beside its counts in one statement; the outer ORDER BY keeps the page's order through the join.
+  return db
+    .select({
+      total: counts.total,
+      unread: counts.unread,
+      notification: {
+        id: page.id,
+        userId: page.userId,
+        eventType: page.eventType,
+        category: page.category,
+        title: page.title,
+        body: page.body,
+        data: page.data,
+        dateCreated: page.dateCreated,
+        readAt: page.readAt,
+        deletedAt: page.deletedAt,
+      },
+    })
+    .from(counts)
+    .leftJoin(page, sql`true`)
+    .orderBy(sql`${page.dateCreated} desc nulls last`, sql`${page.id} desc nulls last`);
+}
+
+// Prepared without a search, with and without a category. A search is planned for its own text each time:
+// a generic plan could not know whether the trigram indexes or the inbox order serve a pattern better.
+const inboxPage = preparedFor((db) => listQuery(db, { ...placeholders, category: null }).prepare("inbox_page"));
+const inboxCategoryPage = preparedFor((db) => listQuery(db, placeholders).prepare("inbox_category_page"));
+
+function pageRows(db: Db, params: ListParams<never>) {
+  if (params.search !== null) return listQuery(db, params);
+  return (params.category === null ? inboxPage(db) : inboxCategoryPage(db)).execute(params);
+}
 
 export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>): Promise<NotificationList> {
   const window = pageWindow(input.page, input.limit);
-  const filters: SQL[] = [];
   const category = categoryFilter(input.category);
-  if (category) filters.push(eq(notifications.category, category));
-  if (input.search) {
-    const pattern = containsPattern(input.search);
-    filters.push(or(ilike(notifications.title, pattern), ilike(notifications.body, pattern))!);
-  }
-  const matching = and(visibleTo(ctx.user.id), ...filters);
-
-  const total = ctx.db.$count(notifications, matching);
-  const unreadTotal = ctx.db.$count(notifications, and(visibleTo(ctx.user.id), unread));
-  // The page and both counts in one round trip. Each count is an uncorrelated scalar subquery, run once
-  // and answered by a partial index alone (an index-only scan of notifications_inbox_idx or
-  // notifications_inbox_category_idx, and of notifications_unread_idx).
-  const rows = await ctx.db
-    .select({ notification: notifications, total, unread: unreadTotal })
-    .from(notifications)
-    .where(matching)
-    // NULLS LAST as in the inbox indexes (drizzle-kit writes `.desc()` index columns as DESC NULLS LAST).
-    // A plain DESC means NULLS FIRST, which no index provides, so PostgreSQL read and sorted all of the
-    // caller's rows for every page. Both columns are NOT NULL, so the order itself is unchanged.
-    .orderBy(sql`${notifications.dateCreated} desc nulls last`, sql`${notifications.id} desc nulls last`)
-    .limit(window.limit)
-    .offset(window.offset);
-  // A page past the end carries no counts: ask for them alone.
-  const counts = rows[0] ?? { total: await total, unread: await unreadTotal };
+  const search = input.search ? containsPattern(input.search) : null;
+  const rows = await pageRows(ctx.db, { userId: ctx.user.id, category, search, limit: window.limit, offset: window.offset });
+  const counted = rows[0]!;
   return {
-    notifications: rows.map((row) => toNotificationView(row.notification)),
-    total: counts.total,
-    unread_count: counts.unread,
+    notifications: rows.flatMap((row) => (row.notification ? [toNotificationView(row.notification)] : [])),
+    total: counted.total,
+    unread_count: counted.unread,
     page: window.page,
-    has_more: hasMore(window, counts.total),
+    has_more: hasMore(window, counted.total),
   };
 }
 
+const unreadCountStatement = preparedFor((db) =>
+  db
+    .select({ count: sql<number>`coalesce(sum(${notificationCounts.unread}), 0)::int` })
+    .from(notificationCounts)
+    .where(eq(notificationCounts.userId, sql.placeholder("userId")))
+    .prepare("unread_count"),
+);
+
 /** A user's unread count: the badge, and every event of the live stream (server/live/). */
 export async function countUnread(db: Db, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)`.mapWith(Number) })
-    .from(notifications)
-    .where(and(visibleTo(userId), unread));
+  const [row] = await unreadCountStatement(db).execute({ userId });
   return row?.count ?? 0;
 }
 
@@ -73,21 +133,32 @@ export async function unreadCount({ ctx }: HandlerArgs): Promise<{ count: number
   return { count: await countUnread(ctx.db, ctx.user.id) };
 }
 
+/** Changes one of the caller's visible notifications by id; answers the ids it changed (none or one). */
+const changeOwnStatement = (set: PgUpdateSetSource<typeof notifications>) =>
+  preparedFor((db) =>
+    db
+      .update(notifications)
+      .set(set)
+      .where(and(eq(notifications.id, sql.placeholder("id")), visibleTo(sql.placeholder("userId"))))
+      .returning({ id: notifications.id })
+      .prepare("change_own_notification"),
+  );
+
+/** Marking an already-read notification again keeps its first readAt. */
+const markReadStatement = changeOwnStatement({ readAt: sql`coalesce(${notifications.readAt}, now())` });
+const removeStatement = changeOwnStatement({ deletedAt: sql`now()` });
+
 /**
- * Applies `set` to one of the caller's visible notifications. When nothing matched, one more read tells
+ * Applies a change to one of the caller's visible notifications. When nothing matched, one more read tells
  * why: no such (visible) notification → 404, someone else's → 403.
  */
 async function changeOwnNotification(
   ctx: AuthedContext,
   id: string,
-  set: PgUpdateSetSource<typeof notifications>,
+  statement: typeof markReadStatement,
 ): Promise<{ success: true }> {
   if (!isUuid(id)) throw notFound("Notification", id);
-  const changed = await ctx.db
-    .update(notifications)
-    .set(set)
-    .where(and(eq(notifications.id, id), visibleTo(ctx.user.id)))
-    .returning({ id: notifications.id });
+  const changed = await statement(ctx.db).execute({ id, userId: ctx.user.id });
   if (changed.length) return { success: true };
   const [other] = await ctx.db
     .select({ userId: notifications.userId })
@@ -97,12 +168,10 @@ async function changeOwnNotification(
   throw forbidden();
 }
 
-/** Marking an already-read notification again keeps its first readAt. */
-export const markRead = ({ ctx, input }: HandlerArgs<{ id: string }>) =>
-  changeOwnNotification(ctx, input.id, { readAt: sql`coalesce(${notifications.readAt}, now())` });
+export const markRead = ({ ctx, input }: HandlerArgs<{ id: string }>) => changeOwnNotification(ctx, input.id, markReadStatement);
 
 export const removeNotification = ({ ctx, input }: HandlerArgs<{ id: string }>) =>
-  changeOwnNotification(ctx, input.id, { deletedAt: sql`now()` });
+  changeOwnNotification(ctx, input.id, removeStatement);
 
 export async function markAllRead({ ctx, input }: HandlerArgs<MarkAllReadInput>): Promise<{ updated: number }> {
   const category = categoryFilter(input.category);

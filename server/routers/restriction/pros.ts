@@ -1,5 +1,6 @@
 // Per-pro restriction flags: read, list the active ones, and the ungated opt-in / ops-override switch.
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
+import { preparedFor } from "../../../db/prepared.js";
 import { proRestrictionStatus, pros } from "../../../db/schema/index.js";
 import { notFound } from "../../errors.js";
 import { auditSource, newAuditEventId, recordAudit } from "../../audit/record.js";
@@ -25,11 +26,12 @@ export async function listActivePros({ ctx }: HandlerArgs): Promise<ProStatus[]>
     .orderBy(asc(proRestrictionStatus.proId));
 }
 
+const proStatusStatement = preparedFor((db) =>
+  db.select().from(proRestrictionStatus).where(eq(proRestrictionStatus.proId, sql.placeholder("proId"))).prepare("pro_status"),
+);
+
 export async function getProStatus({ ctx, input }: HandlerArgs<{ proId: string }>): Promise<ProStatus | NoProStatus> {
-  const [status] = await ctx.db
-    .select()
-    .from(proRestrictionStatus)
-    .where(eq(proRestrictionStatus.proId, input.proId));
+  const [status] = await proStatusStatement(ctx.db).execute({ proId: input.proId });
   return status ?? { proId: input.proId, restrictionActive: false };
 }
 

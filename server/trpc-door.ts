@@ -1,0 +1,130 @@
+// The tRPC door at /trpc. tRPC's own Fastify handler turns every call into a web Request and its answer
+// into a web Response streamed back through Fastify: about 0.25 ms of CPU per call before the procedure
+// runs, more than the bench's floor spends on a whole request (BENCHMARKS.md, issue J). A single query
+// (GET) or mutation (POST) is therefore answered here, with tRPC's own pieces: the procedure called as the
+// REST door calls it (callTRPCProcedure), the error shape from the router's formatter, the status tRPC
+// gives that shape, the transformer. Anything else (batches, streaming, subscriptions, HEAD, a wrong
+// method, an unknown path, input that does not parse) goes to tRPC's handler unchanged.
+// test/integration/trpc-door.test.ts compares both handlers' answers call by call.
+import { callTRPCProcedure, type AnyTRPCRouter } from "@trpc/server";
+import type { Context } from "./context.js";
+import { toAppError } from "./error-mapper.js";
+import { errorHeaders } from "./rest/errors.js";
+import type { AppRouter } from "./routers/index.js";
+import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
+import {
+  getErrorShape,
+  getHTTPStatusCode,
+  getTRPCErrorFromUnknown,
+  transformTRPCResponse,
+  type TRPCError,
+} from "@trpc/server/unstable-core-do-not-import";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+type DoorOptions = Omit<FastifyTRPCPluginOptions<AppRouter>["trpcOptions"], "responseMeta">;
+
+/** Headers an answer with these errors carries: a rate limit's Retry-After, as on REST. */
+export const trpcErrorHeaders = (errors: readonly TRPCError[]) =>
+  errors.reduce<Record<string, string>>((all, e) => ({ ...all, ...errorHeaders(toAppError(e)) }), {});
+
+type SingleCall = { path: string; type: "query" | "mutation"; input: unknown };
+
+/** What tRPC's handler sends with every answer. */
+const VARY = "trpc-accept, accept";
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The call when this door can answer it alone; null sends the request to tRPC's handler. */
+export function singleCall(
+  router: AnyTRPCRouter,
+  request: Pick<FastifyRequest, "method" | "headers" | "query" | "body">,
+  path: string,
+): SingleCall | null {
+  const query = request.query as Record<string, unknown>;
+  if (path.includes(",") || "batch" in query || request.headers["trpc-accept"] !== undefined) return null;
+  const procedure = (router._def.procedures as Record<string, { _def: { type: string } } | undefined>)[path];
+  const type = procedure?._def.type;
+  const deserialize = (raw: unknown) => router._def._config.transformer.input.deserialize(raw);
+  if (request.method === "GET" && type === "query") {
+    if (query.input === undefined) return { path, type, input: undefined };
+    if (typeof query.input !== "string") return null;
+    const parsed = parseJson(query.input);
+    return parsed.ok ? { path, type, input: deserialize(parsed.value) } : null;
+  }
+  // Without a JSON content type tRPC looks for other body formats (or refuses it): its handler answers.
+  const json = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() === "application/json";
+  if (request.method === "POST" && type === "mutation" && json) {
+    const body = request.body;
+    if (body === undefined || body === "") return { path, type, input: undefined };
+    if (typeof body !== "string") return null;
+    const parsed = parseJson(body);
+    return parsed.ok ? { path, type, input: deserialize(parsed.value) } : null;
+  }
+  return null;
+}
+
+async function answer(
+  options: DoorOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  call: SingleCall,
+) {
+  const { router } = options;
+  const config = router._def._config;
+  let ctx: Context | undefined;
+  let json: Parameters<typeof getHTTPStatusCode>[0];
+  let error: TRPCError | undefined;
+  try {
+    ctx = await options.createContext?.({ req: request, res: reply, info: undefined as never });
+    const data = await callTRPCProcedure({
+      router,
+      path: call.path,
+      type: call.type,
+      ctx,
+      getRawInput: async () => call.input,
+      signal: undefined,
+      batchIndex: 0,
+    });
+    json = { result: { data } };
+  } catch (cause) {
+    error = getTRPCErrorFromUnknown(cause);
+    options.onError?.({ error, path: call.path, input: call.input, ctx, type: call.type, req: request });
+    json = { error: getErrorShape({ config, ctx, error, input: call.input, path: call.path, type: call.type }) };
+  }
+  const errors = error ? [error] : [];
+  return reply
+    .status(getHTTPStatusCode(json, errors))
+    .header("vary", VARY)
+    .headers(trpcErrorHeaders(errors))
+    .header("content-type", "application/json")
+    // A Buffer: Fastify would add "; charset=utf-8" to a string, which tRPC's answers do not carry.
+    .send(Buffer.from(JSON.stringify(transformTRPCResponse(config, json))));
+}
+
+/** Mounts the door at `prefix/:path`, in its own scope: request bodies reach tRPC as text, as its plugin does. */
+export function registerTrpcDoor(app: FastifyInstance, prefix: string, options: DoorOptions) {
+  return app.register(async (scope) => {
+    scope.removeContentTypeParser("application/json");
+    scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => done(null, body));
+    scope.removeContentTypeParser("multipart/form-data");
+    scope.addContentTypeParser("multipart/form-data", {}, (_request, body, done) => done(null, body));
+    scope.all(`${prefix}/:path`, async (request, reply) => {
+      const path = (request.params as { path: string }).path;
+      const call = singleCall(options.router, request, path);
+      if (call) return answer(options, request, reply, call);
+      await fastifyRequestHandler({
+        ...options,
+        responseMeta: ({ errors }) => ({ headers: trpcErrorHeaders(errors) }),
+        req: request,
+        res: reply,
+        path,
+      });
+    });
+  });
+}

@@ -1,0 +1,88 @@
+// The tRPC door answers a single query or mutation itself (server/trpc-door.ts). Every answer must be the
+// one tRPC's own Fastify plugin gives: the same status, body, content type and headers, for successes,
+// each kind of error, and the requests the door hands to tRPC (batches, wrong methods, bad JSON).
+import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
+import Fastify, { type FastifyInstance, type InjectOptions } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contextFactory } from "../../server/context.js";
+import { appRouter } from "../../server/routers/index.js";
+import { registerTrpcDoor, singleCall, trpcErrorHeaders } from "../../server/trpc-door.js";
+import { useTestApp, type TestUser } from "../helpers/app.js";
+
+const input = (value: unknown) => encodeURIComponent(JSON.stringify({ json: value }));
+
+describe("the tRPC door", () => {
+  const t = useTestApp();
+  let door: FastifyInstance;
+  let reference: FastifyInstance;
+  let user: TestUser;
+  let admin: TestUser;
+  let notificationId: string;
+  /** Who answered the door's last request: the door itself, or tRPC's handler behind it. */
+  let answeredBy: "door" | "tRPC" | undefined;
+
+  beforeAll(async () => {
+    const createContext = contextFactory({ db: t().db.db, push: t().push }, t().auth);
+    const trpcOptions = { router: appRouter, createContext: ({ req }: { req: Parameters<typeof createContext>[0] }) => createContext(req) };
+    door = Fastify();
+    await registerTrpcDoor(door, "/trpc", trpcOptions);
+    door.addHook("preHandler", async (request) => {
+      answeredBy = singleCall(appRouter, request, (request.params as { path: string }).path) ? "door" : "tRPC";
+    });
+    reference = Fastify();
+    await reference.register(fastifyTRPCPlugin, {
+      prefix: "/trpc",
+      trpcOptions: { ...trpcOptions, responseMeta: ({ errors }: { errors: Parameters<typeof trpcErrorHeaders>[0] }) => ({ headers: trpcErrorHeaders(errors) }) },
+    });
+    user = await t().signUp();
+    admin = await t().signUp({ admin: true });
+    await t().caller(admin).notifications.testInApp({ type: "message.received", title: "Hello", body: "b", targetUserId: user.id });
+    notificationId = (await t().caller(user).notifications.list()).notifications[0]!.id;
+  });
+  afterAll(async () => {
+    await door?.close();
+    await reference?.close();
+  });
+
+  /** The parts of an answer a client sees. */
+  async function answerOf(app: FastifyInstance, request: InjectOptions) {
+    const res = await app.inject(request);
+    return {
+      status: res.statusCode,
+      body: res.body === "" ? null : (JSON.parse(res.body) as unknown),
+      contentType: res.headers["content-type"],
+      vary: res.headers.vary,
+      allow: res.headers.allow,
+      retryAfter: res.headers["retry-after"],
+    };
+  }
+
+  const asUser = () => user.headers;
+  const asAdmin = () => admin.headers;
+  const json = { "content-type": "application/json" };
+  const cases: [string, "door" | "tRPC", () => InjectOptions][] = [
+    ["a query without a session", "door", () => ({ method: "GET", url: "/trpc/notifications.unreadCount" })],
+    ["a query", "door", () => ({ method: "GET", url: "/trpc/notifications.unreadCount", headers: asUser() })],
+    ["a query with input", "door", () => ({ method: "GET", url: `/trpc/notifications.list?input=${input({ page: 1, limit: 5 })}`, headers: asUser() })],
+    ["a query with bad input", "door", () => ({ method: "GET", url: `/trpc/notifications.list?input=${input({ limit: "many" })}`, headers: asUser() })],
+    ["a query with dates in its answer", "door", () => ({ method: "GET", url: "/trpc/restriction.listActive", headers: asAdmin() })],
+    ["an admin query as a user", "door", () => ({ method: "GET", url: `/trpc/restriction.getPro?input=${input({ proId: "p-1" })}`, headers: asUser() })],
+    ["a mutation", "door", () => ({ method: "POST", url: "/trpc/notifications.markRead", headers: { ...asUser(), ...json }, payload: JSON.stringify({ json: { id: notificationId } }) })],
+    ["a mutation on someone else's record", "door", () => ({ method: "POST", url: "/trpc/notifications.markRead", headers: { ...asAdmin(), ...json }, payload: JSON.stringify({ json: { id: notificationId } }) })],
+    ["a mutation with no body", "tRPC", () => ({ method: "POST", url: "/trpc/notifications.markRead", headers: asUser() })],
+    ["a mutation with an empty JSON body", "door", () => ({ method: "POST", url: "/trpc/notifications.markRead", headers: { ...asUser(), ...json }, payload: "" })],
+    ["a mutation of an unknown id", "door", () => ({ method: "POST", url: "/trpc/notifications.remove", headers: { ...asUser(), ...json }, payload: JSON.stringify({ json: { id: "00000000-0000-4000-8000-000000000000" } }) })],
+    ["input that is not JSON", "tRPC", () => ({ method: "GET", url: "/trpc/notifications.list?input=%7Bnope", headers: asUser() })],
+    ["a query sent as POST", "tRPC", () => ({ method: "POST", url: "/trpc/notifications.unreadCount", headers: asUser() })],
+    ["a mutation sent as GET", "tRPC", () => ({ method: "GET", url: "/trpc/notifications.markRead", headers: asUser() })],
+    ["an unknown procedure", "tRPC", () => ({ method: "GET", url: "/trpc/notifications.nope", headers: asUser() })],
+    ["a batch", "tRPC", () => ({ method: "GET", url: `/trpc/notifications.unreadCount,notifications.list?batch=1&input=${encodeURIComponent(JSON.stringify({ 1: { json: { limit: 1 } } }))}`, headers: asUser() })],
+  ];
+
+  it.each(cases)("answers %s as tRPC's own handler does (answered by: %s)", async (_name, by, request) => {
+    const expected = await answerOf(reference, request());
+    answeredBy = undefined;
+    expect(await answerOf(door, request())).toEqual(expected);
+    expect(answeredBy).toBe(by);
+  });
+});
