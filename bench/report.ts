@@ -47,13 +47,17 @@ export function table(rows: Row[], baseline: Baseline | null = null): string {
 const beforeCells = (b: Row | undefined) =>
   b ? [fmt(b.rps, 0), b.ratio === null ? "" : fmt(b.ratio, 2), b.cpuMsPerRequest === null ? "-" : fmt(b.cpuMsPerRequest, 2)] : ["", "", ""];
 
+const written = (w: { historyRows: number; auditEvents: number }) => `${fmt(w.historyRows, 0)} / ${fmt(w.auditEvents, 0)}`;
+
 export function inProcessTable(activation: ActivationResult | null, push: PushResult | null, cohortSize: number): string {
   const lines = ["| measurement | samples | p50 ms | p99 ms | max ms | notes |", "|---|---:|---:|---:|---:|---|"];
   if (activation) {
     const counts = [...new Set(activation.statements)].join(", ");
     lines.push(
       `| cohort activation, ${cohortSize} pros (product, in-process) | ${activation.product.samples} | ${fmt(activation.product.p50)} | ${fmt(activation.product.p99)} | ${fmt(activation.product.max)} | ${counts} SQL statements inside the transaction |`,
-      `| cohort activation, ${cohortSize} pros (floor: one statement) | ${activation.floor.samples} | ${fmt(activation.floor.p50)} | ${fmt(activation.floor.p99)} | ${fmt(activation.floor.max)} | 1 SQL statement inside the transaction |`,
+      `| cohort activation, ${cohortSize} pros (floor: the same 2 statements by hand) | ${activation.floor.samples} | ${fmt(activation.floor.p50)} | ${fmt(activation.floor.p99)} | ${fmt(activation.floor.max)} | product ${fmt(activation.product.p50 / activation.floor.p50, 2)}× the floor (p50) |`,
+      `| cohort activation, ${cohortSize} pros (the floor's earlier single statement) | ${activation.floorBefore.samples} | ${fmt(activation.floorBefore.p50)} | ${fmt(activation.floorBefore.p99)} | ${fmt(activation.floorBefore.max)} | does less: no statuses locked, no history, no audit event |`,
+      `| rows written per activation: history rows / audit events | | | | | product ${written(activation.written.product)}, floor ${written(activation.written.floor)}, earlier floor ${written(activation.written.floorBefore)} |`,
     );
   }
   if (push) {
@@ -99,15 +103,16 @@ export function verdicts(
   if (activation) {
     const maxStatements = Math.max(...activation.statements);
     out.push({
-      // Five since the audit trail: the cohort, the pros' statuses locked, flags with history, the cohort, the event.
-      target: "cohort activation: ≤ 5 SQL round trips inside its transaction",
-      met: maxStatements <= 5,
+      // The cohort locked; then the pros' statuses locked, flags with history, the cohort, the event in one.
+      target: "cohort activation: ≤ 2 SQL statements inside its transaction",
+      met: maxStatements <= 2,
       detail: `${maxStatements} statements`,
     });
     out.push({
+      // The floor runs the product's own statements by hand (bench/floor-activation.ts).
       target: `cohort activation of 500 pros: p50 ≤ 2× the floor's (issue J)`,
       met: activation.product.p50 <= 2 * activation.floor.p50,
-      detail: `p50 ${fmt(activation.product.p50)} ms vs floor ${fmt(activation.floor.p50)} ms = ${fmt(activation.product.p50 / activation.floor.p50, 2)}×`,
+      detail: `p50 ${fmt(activation.product.p50)} ms vs floor ${fmt(activation.floor.p50)} ms = ${fmt(activation.product.p50 / activation.floor.p50, 2)}× (the floor's earlier statement, which locked no statuses and wrote no history or audit event: ${fmt(activation.floorBefore.p50)} ms, ${fmt(activation.product.p50 / activation.floorBefore.p50, 2)}×)`,
     });
     out.push({
       target: "cohort activation of 500 pros ≤ 50 ms",

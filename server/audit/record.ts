@@ -1,6 +1,8 @@
 // Writing the audit trail (docs/api.md#audit-trail): one event per admin change, in the change's own
 // transaction, so a change that fails or is refused leaves no event and a committed one always has one.
 import { randomUUID } from "node:crypto";
+import { getTableColumns, is, sql, type SQL } from "drizzle-orm";
+import { PgTimestamp, type PgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../db/client.js";
 import { afterCommit } from "../../db/observe.js";
 import { auditEvents, type AuditAction, type AuditTargetType } from "../../db/schema/index.js";
@@ -47,5 +49,58 @@ export async function recordAudit(db: DbOrTx, source: AuditSource, entry: AuditE
     reason: entry.reason ?? null,
     requestId: source.requestId,
   });
-  afterCommit(db, () => countAuditEvent(entry.action));
+  countOnCommit(db, entry.action);
+}
+
+/** Counts an event in audit_events_total once the transaction that wrote it has committed. */
+export function countOnCommit(db: DbOrTx, action: AuditAction): void {
+  afterCommit(db, () => countAuditEvent(action));
+}
+
+/** A string written into the statement's text (for names from the code, never for input). */
+const literal = (text: string): SQL => sql.raw(`'${text.replace(/'/g, "''")}'`);
+
+/**
+ * A row of `table` as the API shows it, built in SQL as the jsonb recordAudit would store for it: the keys
+ * are the table's property names and timestamps are ISO strings to the millisecond in UTC, truncated as
+ * Date#toJSON writes the Date the driver makes of them. `row` names the row (a table or CTE alias).
+ */
+export function recordJson(table: PgTable, row: string): SQL {
+  const pairs = Object.entries(getTableColumns(table)).map(([key, column]) => {
+    const value = sql`${sql.identifier(row)}.${sql.identifier(column.name)}`;
+    const json = is(column, PgTimestamp)
+      ? sql`to_char(${value} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : value;
+    return sql`${literal(key)}, ${json}`;
+  });
+  return sql`jsonb_build_object(${sql.join(pairs, sql`, `)})`;
+}
+
+/** An audit event written by the SQL of a larger statement (one data-modifying WITH); all values are SQL. */
+export type AuditEventSql = {
+  id: SQL;
+  actorId: SQL;
+  actorEmail: SQL;
+  requestId: SQL;
+  action: AuditAction;
+  targetType: AuditTargetType;
+  targetId: SQL;
+  /** jsonb expressions, e.g. recordJson of the rows before and after. */
+  before: SQL;
+  after: SQL;
+  reason: SQL;
+  /** The FROM list the values are read from; no rows, no event. */
+  from: SQL;
+};
+
+/**
+ * The same event as recordAudit writes, as `insert … select` for a data-modifying WITH (the caller counts it
+ * with countOnCommit once the statement has run).
+ */
+export function auditEventInsert(e: AuditEventSql): SQL {
+  return sql`insert into ${auditEvents}
+      (id, actor_id, actor_email, action, target_type, target_id, before, after, reason, request_id)
+    select ${e.id}::uuid, ${e.actorId}::text, ${e.actorEmail}::text, ${literal(e.action)}, ${literal(e.targetType)}, ${e.targetId}::text,
+           ${e.before}, ${e.after}, ${e.reason}::text, ${e.requestId}::text
+    from ${e.from}`;
 }

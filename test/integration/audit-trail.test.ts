@@ -76,6 +76,27 @@ describe("one audit event per change", () => {
     expect(rollback).toMatchObject({ action: "cohort.rollback", before: active, after: asJson(rolledBack), reason: "complaints" });
   });
 
+  it("cohort.activate and cohort.rollback: before and after are exactly the API's cohort, timestamps with microseconds included", async () => {
+    // The statement builds both records in SQL; Dates as JSON show milliseconds, truncated.
+    const admin = await t().signUp({ admin: true });
+    const api = t().caller(admin).restriction;
+    const pending = await api.createCohort({ cohortNumber: uniqueCohortNumber(), proIds: newProIds(2) });
+    await t().db.db.execute(sql`update restriction_cohorts
+      set created_at = '2026-01-02T03:04:05.999999Z', activated_at = '2026-01-01T00:00:00.000500Z', rollback_reason = 'it''s "quoted"'
+      where id = ${pending.id}`);
+    const [stored] = await t().caller(admin).restriction.listCohorts().then((all) => all.filter((c) => c.id === pending.id));
+    expect(asJson(stored)).toMatchObject({ createdAt: "2026-01-02T03:04:05.999Z", activatedAt: "2026-01-01T00:00:00.000Z" });
+    await api.checkGates({ id: pending.id, ...PASSING_GATES });
+
+    const { result: active, event: activated } = await oneEvent(() => api.activateCohort({ id: pending.id }));
+    expect(activated.before).toEqual(asJson(stored));
+    expect(activated.after).toEqual(asJson(active));
+    const { result: rolledBack, event: rollback } = await oneEvent(() => api.rollbackCohort({ id: pending.id }));
+    expect(rollback.before).toEqual(asJson(active));
+    expect(rollback.after).toEqual(asJson(rolledBack));
+    expect(rollback.reason).toBeNull();
+  });
+
   it("pro.activate through tRPC and pro.rollback over REST: the status before (null when none) and after", async () => {
     const admin = await t().signUp({ admin: true });
     const proId = await registeredPro(t().db.db);

@@ -1,14 +1,14 @@
 // Cohort handlers: create, list, gate checks, gated activation and rollback. Every change writes its audit
 // event in its own transaction (docs/api.md#audit-trail).
 import { asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
-import type { AnyPgColumn, PgUpdateSetSource } from "drizzle-orm/pg-core";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "../../../db/client.js";
 import { sqlState } from "../../../db/errors.js";
 import { communicationLogs, gateChecks, restrictionCohorts } from "../../../db/schema/index.js";
 import { AppError, notFound, validationError } from "../../errors.js";
-import { auditSource, newAuditEventId, recordAudit } from "../../audit/record.js";
+import { auditEventInsert, auditSource, countOnCommit, newAuditEventId, recordAudit, recordJson } from "../../audit/record.js";
 import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
-import { lockStatuses, writeFlags } from "./flags.js";
+import { flagWriteCtes } from "./flags.js";
 import { activationBlocker, evaluateGates, type GateResult } from "./gates.js";
 import type { CheckGatesInput, CreateCohortInput, RollbackCohortInput } from "./schemas.js";
 
@@ -90,9 +90,9 @@ const ofLatestGateCheck = <C extends AnyPgColumn>(column: C) =>
     select gc.${sql.identifier(column.name)} from ${gateChecks} gc
     where gc.cohort_id = ${restrictionCohorts}.id order by gc.seq desc limit 1)`;
 
-/** The cohort and its latest gate check (null when none was run), read in one statement. */
-export async function cohortWithLatestCheck(db: DbOrTx, id: string, options: { lock: boolean }) {
-  const query = db
+/** The cohort and its latest gate check (null when none was run), read in one statement (the preview's). */
+export async function cohortWithLatestCheck(db: DbOrTx, id: string) {
+  const [row] = await db
     .select({
       cohort: restrictionCohorts,
       allGatesMet: ofLatestGateCheck(gateChecks.allGatesMet),
@@ -100,66 +100,129 @@ export async function cohortWithLatestCheck(db: DbOrTx, id: string, options: { l
     })
     .from(restrictionCohorts)
     .where(eq(restrictionCohorts.id, id));
-  const [row] = await (options.lock ? query.for("update") : query);
   if (!row) throw notFound("Cohort", id);
   // all_gates_met is NOT NULL, so null here means that no check has been run.
   const latestCheck: GateResult | null = row.allGatesMet === null ? null : { allGatesMet: row.allGatesMet, blockedBy: row.blockedBy };
   return { cohort: row.cohort, latestCheck };
 }
 
-type CohortChange = {
-  action: "cohort.activate" | "cohort.rollback";
-  restrictionActive: boolean;
-  set: PgUpdateSetSource<typeof restrictionCohorts>;
+type CohortAction = "cohort.activate" | "cohort.rollback";
+
+/**
+ * The statement that applies an activation or rollback once the transaction holds the cohort's row lock,
+ * whether the cohort has 1 pro or 500: read the cohort and its latest gate check; if the action may go
+ * ahead, lock the pros' statuses, write every pro's flag with its history row (flagWriteCtes), update the
+ * cohort and record the audit event with the cohort before and after. It answers the gate check and the
+ * cohort as changed (null when activation is blocked), or no row for an unknown cohort, having written
+ * nothing then. Prepared: built on each transaction (prepared queries belong to their session), sent as
+ * a server-side prepared statement, so PostgreSQL parses and plans it once per connection.
+ */
+function cohortChangeQuery(tx: DbOrTx, action: CohortAction) {
+  const activate = action === "cohort.activate";
+  const param = (name: keyof CohortChangeParams) => sql.placeholder(name);
+  const cohort = tx
+    .$with("cohort", {
+      allGatesMet: sql<boolean | null>`all_gates_met`.as("all_gates_met"),
+      blockedBy: sql<string | null>`blocked_by`.as("blocked_by"),
+    })
+    .as(sql`
+      select c.*, g.all_gates_met, g.blocked_by from ${restrictionCohorts} c
+      left join lateral (select all_gates_met, blocked_by from ${gateChecks}
+                         where cohort_id = c.id order by seq desc limit 1) g on true
+      where c.id = ${param("id")}::uuid`);
+  // The cohort, if the action goes ahead: activation needs its latest gate check passed (docs/api.md#gates).
+  const go = tx.$with("go", {}).as(activate ? sql`select * from cohort where all_gates_met` : sql`select * from cohort`);
+  const flags = flagWriteCtes(tx, {
+    proIds: sql`(select pro_ids from go)::text[]`,
+    restrictionActive: activate,
+    via: "cohort",
+    cohortId: sql`(select id from go)`,
+    auditEventId: sql`${param("auditEventId")}::uuid`,
+  });
+  const set = activate
+    ? sql`status = 'active', activated_at = now()`
+    : sql`status = 'rolled_back', rollback_at = now(), rollback_reason = ${param("reason")}::text`;
+  const changed = tx
+    .$with("changed", getTableColumns(restrictionCohorts))
+    .as(sql`update ${restrictionCohorts} c set ${set} from go where c.id = go.id returning c.*`);
+  const event = tx.$with("event", {}).as(
+    auditEventInsert({
+      id: sql`${param("auditEventId")}`,
+      actorId: sql`${param("actorId")}`,
+      actorEmail: sql`${param("actorEmail")}`,
+      requestId: sql`${param("requestId")}`,
+      action,
+      targetType: "cohort",
+      targetId: sql`changed.id`,
+      before: recordJson(restrictionCohorts, "go"),
+      after: recordJson(restrictionCohorts, "changed"),
+      reason: activate ? sql`null` : sql`${param("reason")}`,
+      from: sql`go, changed`,
+    }),
+  );
+  return tx
+    .with(cohort, go, ...flags, changed, event)
+    .select({ allGatesMet: cohort.allGatesMet, blockedBy: cohort.blockedBy, cohort: changed._.selectedFields })
+    .from(cohort)
+    .leftJoin(changed, sql`true`)
+    .prepare(activate ? "cohort_activate" : "cohort_rollback");
+}
+
+type CohortChangeParams = {
+  id: string;
+  auditEventId: string;
+  actorId: string;
+  actorEmail: string;
+  requestId: string | null;
   reason: string | null;
 };
 
 /**
- * The rest of an activation or rollback once the cohort row is locked: lock the pros' statuses, flag every
- * pro with its history row in one statement, update the cohort, record the audit event. Five statements in
- * all, whether the cohort has 1 pro or 500.
+ * One transaction of two statements: lock the cohort row (concurrent activations and rollbacks of it
+ * queue up here), then apply the change (cohortChangeQuery). The change is a statement of its own because
+ * PostgreSQL (read committed) reads as of the moment a statement starts: started before the wait for the
+ * lock, it would not see the statuses that the activation it waited for had inserted, and their history
+ * rows would say they were off. Started after, it sees everything committed before it, and no gate check
+ * can be added while it runs (adding one takes a key-share lock on the cohort row).
  */
-async function applyCohortChange(tx: DbOrTx, ctx: AuthedContext, before: Cohort, change: CohortChange): Promise<Cohort> {
-  const auditEventId = newAuditEventId();
-  await lockStatuses(tx, before.proIds);
-  await writeFlags(tx, { proIds: before.proIds, restrictionActive: change.restrictionActive, via: "cohort", cohortId: before.id, auditEventId });
-  const [after] = await tx.update(restrictionCohorts).set(change.set).where(eq(restrictionCohorts.id, before.id)).returning();
-  const target = { type: "cohort", id: before.id } as const;
-  await recordAudit(tx, auditSource(ctx), { id: auditEventId, action: change.action, target, before, after, reason: change.reason });
-  return after!;
-}
-
-/**
- * One transaction: lock the cohort row and read its latest gate check in the same statement (concurrent
- * activations and rollbacks of it queue up), refuse when the gates say so, then apply the change.
- */
-export async function activateCohort({ ctx, input }: HandlerArgs<{ id: string }>): Promise<Cohort> {
-  if (!isUuid(input.id)) throw notFound("Cohort", input.id);
+async function changeCohort(ctx: AuthedContext, id: string, action: CohortAction, reason: string | null): Promise<Cohort> {
+  if (!isUuid(id)) throw notFound("Cohort", id);
   return ctx.db.transaction(async (tx) => {
-    const { cohort, latestCheck } = await cohortWithLatestCheck(tx, input.id, { lock: true });
-    const blocker = activationBlocker(latestCheck);
-    if (blocker) throw validationError(blocker);
-    return applyCohortChange(tx, ctx, cohort, {
-      action: "cohort.activate",
-      restrictionActive: true,
-      set: { status: "active", activatedAt: sql`now()` },
-      reason: null,
-    });
-  });
-}
-
-/** One transaction: lock the cohort row, then apply the change; any status may be rolled back. */
-export async function rollbackCohort({ ctx, input }: HandlerArgs<RollbackCohortInput>): Promise<Cohort> {
-  if (!isUuid(input.id)) throw notFound("Cohort", input.id);
-  const reason = input.reason?.trim() ? input.reason : null;
-  return ctx.db.transaction(async (tx) => {
-    const [cohort] = await tx.select().from(restrictionCohorts).where(eq(restrictionCohorts.id, input.id)).for("update");
-    if (!cohort) throw notFound("Cohort", input.id);
-    return applyCohortChange(tx, ctx, cohort, {
-      action: "cohort.rollback",
-      restrictionActive: false,
-      set: { status: "rolled_back", rollbackAt: sql`now()`, rollbackReason: reason },
+    const lock = tx
+      .select({ id: restrictionCohorts.id })
+      .from(restrictionCohorts)
+      .where(eq(restrictionCohorts.id, sql.placeholder("id")))
+      .for("update")
+      .prepare("cohort_lock");
+    const [locked] = await lock.execute({ id });
+    if (!locked) throw notFound("Cohort", id);
+    const source = auditSource(ctx);
+    const params: CohortChangeParams = {
+      id,
+      auditEventId: newAuditEventId(),
+      actorId: source.actor.id,
+      actorEmail: source.actor.email,
+      requestId: source.requestId,
       reason,
-    });
+    };
+    const [row] = await cohortChangeQuery(tx, action).execute(params);
+    if (!row) throw notFound("Cohort", id);
+    if (!row.cohort) {
+      // Only an activation is ever held back, and only by its gate check (all_gates_met is NOT NULL, so null
+      // means that no check has been run).
+      const latestCheck: GateResult | null = row.allGatesMet === null ? null : { allGatesMet: row.allGatesMet, blockedBy: row.blockedBy };
+      const blocker = activationBlocker(latestCheck);
+      if (!blocker) throw new Error(`cohort ${id}: ${action} wrote nothing although its gate check passed`);
+      throw validationError(blocker);
+    }
+    countOnCommit(tx, action);
+    return row.cohort;
   });
 }
+
+/** Activation: refused (400) while the cohort's latest gate check is missing or failing. */
+export const activateCohort = ({ ctx, input }: HandlerArgs<{ id: string }>) => changeCohort(ctx, input.id, "cohort.activate", null);
+
+/** Rollback: any status may be rolled back; a blank reason is stored as null. */
+export const rollbackCohort = ({ ctx, input }: HandlerArgs<RollbackCohortInput>) =>
+  changeCohort(ctx, input.id, "cohort.rollback", input.reason?.trim() ? input.reason : null);

@@ -1,8 +1,10 @@
-// Writing pros' restriction flags with their history (docs/api.md#pro-history). The stored statuses are
-// locked first, in proId order as the upsert writes them, so the flag each history row records as `previous`
-// is the one it replaced, and two transactions over overlapping pros queue instead of deadlocking. The pro
-// ids travel as one array parameter (db/arrays.ts), so 500 pros cost what 1 does to build and send.
-import { asc, sql } from "drizzle-orm";
+// Writing pros' restriction flags with their history (docs/api.md#pro-history), in one statement for any
+// number of pros (flagWriteCtes): the stored statuses are locked first, in proId order as the upsert writes
+// them, so the flag each history row records as `previous` is the one it replaced, and two transactions
+// over overlapping pros queue instead of deadlocking. A cohort's change embeds it in its own statement
+// (cohorts.ts); a pro's runs it after lockStatuses (pros.ts). Pro ids travel as one array (db/arrays.ts or
+// the cohort's own column), so 500 pros cost what 1 does to build and send.
+import { asc, sql, type SQL } from "drizzle-orm";
 import { textArray } from "../../../db/arrays.js";
 import type { DbOrTx } from "../../../db/client.js";
 import { proFlagChanges, proRestrictionStatus } from "../../../db/schema/index.js";
@@ -31,22 +33,62 @@ export type FlagWrite = {
 };
 
 /**
- * One statement: a history row per pro with the flag it had (read from the same snapshot, before the
- * upsert), then every pro's flag set and tagged. Run it after lockStatuses, inside the transaction.
+ * One statement: flagWriteCtes with these values (its lock of the statuses is this transaction's own by
+ * then). Run it after lockStatuses, inside the transaction.
  */
 export function writeFlags(tx: DbOrTx, write: FlagWrite) {
-  const ids = textArray([...write.proIds].sort());
-  const cohortId = sql`${write.cohortId}::uuid`;
-  return tx.execute(sql`
-    with input as (select unnest(${ids}) as pro_id),
-    history as (
-      insert into ${proFlagChanges} (pro_id, restriction_active, previous, via, cohort_id, audit_event_id)
-      select input.pro_id, ${write.restrictionActive}, coalesce(stored.restriction_active, false), ${write.via},
-             ${cohortId}, ${write.auditEventId}::uuid
-      from input left join ${proRestrictionStatus} stored on stored.pro_id = input.pro_id
-    )
+  const ctes = flagWriteCtes(tx, {
+    proIds: textArray(write.proIds),
+    restrictionActive: write.restrictionActive,
+    via: write.via,
+    cohortId: sql`${write.cohortId}::uuid`,
+    auditEventId: sql`${write.auditEventId}::uuid`,
+  });
+  return tx
+    .with(...ctes)
+    .select({ written: sql<number>`count(*)::int` })
+    .from(ctes[1]);
+}
+
+/** A flag write as SQL values, for a statement that computes them (a cohort's change: flagWriteCtes). */
+export type FlagWriteSql = {
+  /** A text[] expression: the pros to write, each once (null or empty: nothing is written). */
+  proIds: SQL;
+  restrictionActive: boolean;
+  via: "pro" | "cohort";
+  /** A uuid expression, null per pro. */
+  cohortId: SQL;
+  auditEventId: SQL;
+};
+
+/**
+ * The same write as lockStatuses then writeFlags, as CTEs of one data-modifying WITH (in this order):
+ * `locked` locks the stored statuses in proId order and aggregates their flags, so every lock is taken
+ * before any row below exists; `changes` is every pro with the flag it had (false when none), read from
+ * those locked rows, which are the latest versions even when this statement waited for them; `history`
+ * writes one row per pro; `flagged` upserts every pro in proId order. Only the latest versions count
+ * here, so the statement must start after any lock it depends on is held (the cohort's: cohorts.ts).
+ */
+export function flagWriteCtes(db: DbOrTx, write: FlagWriteSql) {
+  const active = sql.raw(write.restrictionActive ? "true" : "false");
+  const via = sql.raw(`'${write.via}'`);
+  const locked = db.$with("locked", {}).as(sql`
+    select coalesce(jsonb_object_agg(s.pro_id, s.restriction_active), '{}') as flags
+    from (select pro_id, restriction_active from ${proRestrictionStatus}
+          where pro_id = any(${write.proIds}) order by pro_id for update) s`);
+  const changes = db
+    .$with("changes", { proId: sql<string>`pro_id`.as("pro_id"), previous: sql<boolean>`previous`.as("previous") })
+    .as(sql`
+    select p.pro_id, coalesce((locked.flags ->> p.pro_id)::boolean, false) as previous
+    from locked, unnest(${write.proIds}) as p(pro_id)`);
+  const history = db.$with("history", {}).as(sql`
+    insert into ${proFlagChanges} (pro_id, restriction_active, previous, via, cohort_id, audit_event_id)
+    select pro_id, ${active}, previous, ${via}, ${write.cohortId}, ${write.auditEventId}
+    from changes order by pro_id`);
+  const flagged = db.$with("flagged", {}).as(sql`
     insert into ${proRestrictionStatus} (pro_id, restriction_active, cohort_id, updated_at)
-    select pro_id, ${write.restrictionActive}, ${cohortId}, now() from input order by pro_id
+    select pro_id, ${active}, ${write.cohortId}, now() from changes order by pro_id
     on conflict (pro_id) do update set
       restriction_active = excluded.restriction_active, cohort_id = excluded.cohort_id, updated_at = excluded.updated_at`);
+  return [locked, changes, history, flagged] as const;
 }

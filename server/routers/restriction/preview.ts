@@ -9,7 +9,7 @@ import { impactOf, type CohortAction, type Impact } from "./impact.js";
 
 export async function previewCohort({ ctx, input }: HandlerArgs<{ id: string; action: CohortAction }>): Promise<Impact> {
   if (!isUuid(input.id)) throw notFound("Cohort", input.id);
-  const { cohort, latestCheck } = await cohortWithLatestCheck(ctx.db, input.id, { lock: false });
+  const { cohort, latestCheck } = await cohortWithLatestCheck(ctx.db, input.id);
   const ids = cohort.proIds;
   const [flags, known, otherActiveCohorts] = await Promise.all([
     ctx.db
