@@ -47,7 +47,8 @@ const USAGE = `npm run bench -- [options]
   --rate=R              requests/s of the paced latency runs of list and unread-count (default 50)
   --rows=N              notifications in the big dataset (default 1000000; env BENCH_ROWS)
   --only=a,b            run only these scenarios (list, list-category, list-search, unread-count,
-                        mark-read, pro-status, cohort-activation, push-fanout, layers; and
+                        mark-read, pro-status, cohort-activation, push-fanout, layers,
+                        pglite-memory (npm start on PGlite: RSS when ready); and
                         streams, run only when named: 5,000 open SSE streams, heap per stream, a
                         burst of 500 changes and when each reached its streams)
   --skip-small          skip the 10,000-row runs

@@ -14,6 +14,7 @@ import { measureCohortActivation, measurePushFanOut, type ActivationResult, type
 import { layersTable, measureLayers, type LayerTiming } from "./layers.js";
 import { probe, runLoad, type LoadResult } from "./load.js";
 import { parseOptions } from "./options.js";
+import { measurePgliteMemory, memoryTable, memoryVerdict, type MemorySamples } from "./pglite-memory.js";
 import { loadBaseline } from "./baseline.js";
 import { countsVerdict, inProcessTable, loadVerdicts, table, verdictLines, verdicts, type Row } from "./report.js";
 import { buildScenarios, type Scenario, type TargetKind } from "./scenarios.js";
@@ -282,12 +283,19 @@ async function main() {
     layers = await measureLayers(db.url, seeded, options.quick ? 300 : 1000);
   }
 
+  let memory: MemorySamples | null = null;
+  if (wanted("pglite-memory")) {
+    log("pglite-memory: npm start on the embedded PGlite, a new data folder and a restart");
+    memory = await measurePgliteMemory(1, 3917, log);
+  }
+
   const baseline = loadBaseline();
   const counts = countsVerdict(big.explained, big.scale);
   const verdictList = [
     ...loadVerdicts(rows, big.scale, baseline),
     ...(counts ? [counts] : []),
     ...verdicts(rows, big.scale, small, big.activation, big.push),
+    ...(memory ? [memoryVerdict(memory)] : []),
   ];
   const output = [
     `## Results (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${((Date.now() - started) / 60000).toFixed(1)} min)`,
@@ -301,6 +309,7 @@ async function main() {
     inProcessTable(big.activation, big.push, options.cohortSize),
     "",
     ...(layers.length ? ["Where the time of one request goes (one call at a time, no load):", "", layersTable(layers), ""] : []),
+    ...(memory ? [memoryTable(memory), ""] : []),
     "Targets:",
     "",
     verdictLines(verdictList),
@@ -321,7 +330,7 @@ async function main() {
     for (const e of explains) writeFileSync(`${resultsDir}explain-${e.scale}.txt`, e.text);
     writeFileSync(
       `${resultsDir}latest.json`,
-      `${JSON.stringify({ options: { ...options, serverUrl: undefined }, rows, activation: big.activation && { ...big.activation, statementTexts: big.activation.statementTexts.map((t) => t.slice(0, 200)) }, push: big.push, layers, verdicts: verdictList }, null, 1)}\n`,
+      `${JSON.stringify({ options: { ...options, serverUrl: undefined }, rows, memory, activation: big.activation && { ...big.activation, statementTexts: big.activation.statementTexts.map((t) => t.slice(0, 200)) }, push: big.push, layers, verdicts: verdictList }, null, 1)}\n`,
     );
     log(`written to ${resultsDir}`);
   }
