@@ -173,13 +173,24 @@ export const markRead = ({ ctx, input }: HandlerArgs<{ id: string }>) => changeO
 export const removeNotification = ({ ctx, input }: HandlerArgs<{ id: string }>) =>
   changeOwnNotification(ctx, input.id, removeStatement);
 
+/**
+ * Sets `set` on the caller's rows that match `where`, locking them in id order first. Two bulk changes of
+ * one inbox (read-all, delete-many) that each locked rows in their own scan's order deadlocked on
+ * PostgreSQL (test/integration/concurrency.test.ts); in one order, one simply waits for the other.
+ */
+async function changeInIdOrder(ctx: AuthedContext, set: PgUpdateSetSource<typeof notifications>, where: SQL) {
+  const locked = ctx.db.select({ id: notifications.id }).from(notifications).where(where).orderBy(notifications.id).for("update");
+  return ctx.db
+    .update(notifications)
+    .set(set)
+    .where(and(inArray(notifications.id, locked), where))
+    .returning({ id: notifications.id });
+}
+
 export async function markAllRead({ ctx, input }: HandlerArgs<MarkAllReadInput>): Promise<{ updated: number }> {
   const category = categoryFilter(input.category);
-  const changed = await ctx.db
-    .update(notifications)
-    .set({ readAt: sql`now()` })
-    .where(and(visibleTo(ctx.user.id), unread, category ? eq(notifications.category, category) : undefined))
-    .returning({ id: notifications.id });
+  const where = and(visibleTo(ctx.user.id), unread, category ? eq(notifications.category, category) : undefined)!;
+  const changed = await changeInIdOrder(ctx, { readAt: sql`now()` }, where);
   return { updated: changed.length };
 }
 
@@ -187,10 +198,6 @@ export async function markAllRead({ ctx, input }: HandlerArgs<MarkAllReadInput>)
 export async function removeMany({ ctx, input }: HandlerArgs<RemoveManyInput>): Promise<{ deleted: number }> {
   const ids = [...new Set(input.ids.filter(isUuid))];
   if (!ids.length) return { deleted: 0 };
-  const changed = await ctx.db
-    .update(notifications)
-    .set({ deletedAt: sql`now()` })
-    .where(and(inArray(notifications.id, ids), visibleTo(ctx.user.id)))
-    .returning({ id: notifications.id });
+  const changed = await changeInIdOrder(ctx, { deletedAt: sql`now()` }, and(inArray(notifications.id, ids), visibleTo(ctx.user.id))!);
   return { deleted: changed.length };
 }
