@@ -1,11 +1,12 @@
 // `node --import tsx bench/pglite-memory.ts [--runs N] [--port P]`: how much memory `npm start` holds on the
-// embedded PGlite. Each run starts the service exactly as `npm start` does (the command in package.json)
+// embedded PGlite (port 0, the default: one the system has free at each start). Each run starts the service exactly as `npm start` does (the command in package.json)
 // on a new, empty data folder, waits until GET /health/ready answers 200, reads the process's resident
 // memory (VmRSS) and its peak so far (VmHWM) from /proc, stops it, then starts it again on the same folder
 // (a restart) and reads them again. Prints the median of the runs with their range. Linux only (/proc).
 // `npm run bench` runs it once too (measurePgliteMemory) and holds the result to issue J's target.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { createConnection, createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,6 +47,47 @@ async function isReady(port: number): Promise<boolean> {
   }
 }
 
+/** A port nothing listens on now, from the system (the machine is shared: a fixed port may be someone else's). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: "127.0.0.1" });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/**
+ * Whether `pid` itself listens on `port`: a ready answer from another server on the same port would
+ * otherwise be read as this one's, and its memory measured while it is still starting.
+ */
+function listensOn(pid: number, port: number): boolean {
+  const inodes = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // local_address is HEX_IP:HEX_PORT, st 0A is LISTEN, the inode is the tenth field.
+      if (f.length > 9 && parseInt(f[1]!.split(":")[1]!, 16) === port && f[3] === "0A") inodes.add(f[9]!);
+    }
+  }
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (inodes.has(/^socket:\[(\d+)\]$/.exec(target)?.[1] ?? "")) return true;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return false;
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -55,7 +97,9 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function measureStart(dataDir: string, port: number): Promise<Sample> {
+async function measureStart(dataDir: string, wantedPort: number): Promise<Sample> {
+  const port = wantedPort || (await freePort());
+  if (await answers(port)) throw new Error(`port ${port} is taken: pass another (--port, or 0 for a free one)`);
   const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" };
   delete env.DATABASE_URL; // the embedded database is what is measured
   const started = performance.now();
@@ -63,7 +107,7 @@ async function measureStart(dataDir: string, port: number): Promise<Sample> {
   try {
     let exited = false;
     child.once("exit", () => (exited = true));
-    while (!(await isReady(port))) {
+    while (!((await isReady(port)) && listensOn(child.pid!, port))) {
       if (exited) throw new Error(`the service exited (code ${child.exitCode}) before it was ready`);
       if (performance.now() - started > READY_TIMEOUT_MS) throw new Error("the service was not ready in time");
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -130,7 +174,7 @@ export const memoryVerdict = (samples: MemorySamples) => {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { runs: { type: "string", default: "3" }, port: { type: "string", default: "3917" } },
+    options: { runs: { type: "string", default: "3" }, port: { type: "string", default: "0" } },
   });
   const runs = Number(values.runs);
   const samples = await measurePgliteMemory(runs, Number(values.port));
