@@ -286,7 +286,7 @@ async function main() {
   let memory: MemorySamples | null = null;
   if (wanted("pglite-memory")) {
     log("pglite-memory: npm start on the embedded PGlite, a new data folder and a restart");
-    memory = await measurePgliteMemory(1, 3917, log);
+    memory = await measurePgliteMemory(1, 0, log); // 0: a free port
   }
 
   const baseline = loadBaseline();
