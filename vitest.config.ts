@@ -29,7 +29,8 @@ export default defineConfig({
     reporters: ["default", "./test/browser/reporter.ts"],
     projects: [
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
-      integration("pglite", "pglite"),
+      // test/pglite/ holds what only the embedded driver has (its settings); test/postgres/ the reverse.
+      integration("pglite", "pglite", ["test/pglite/**/*.test.ts"]),
       browser("browser-pglite", "pglite"),
       ...(process.env.TEST_DATABASE_URL
         ? [integration("postgres", "postgres", ["test/postgres/**/*.test.ts"]), browser("browser-postgres", "postgres")]

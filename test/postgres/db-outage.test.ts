@@ -134,7 +134,9 @@ describe("database outage (PostgreSQL)", () => {
     const after = await Promise.all(Array.from({ length: 36 }, (_, i) => inject(t().app, mix(i))));
     expect(after.filter((a) => a.status >= 300).map((a) => `${a.label}: ${a.status} ${a.body}`)).toEqual([]);
     expect((await inject(t().app, { label: "ready", method: "GET", url: "/health/ready" })).status).toBe(200);
-  });
+    // Alone it takes ~3 s; in .ci/run, beside every other PostgreSQL file on two cores, it once ran past the
+    // 30 s default (BENCHMARKS.md, issue J), so it gets a guard of its own rather than a tighter budget.
+  }, 90_000);
 
   describe("the database server unreachable", () => {
     // A TCP proxy in front of PostgreSQL: stopping it is a server that went away (connections cut, then

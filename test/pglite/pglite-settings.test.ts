@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "../../db/client.js";
-import { testDbKind } from "../helpers/db.js";
 
 async function sharedBuffers(pgliteDir: string): Promise<string> {
   const handle = await createDb({ pgliteDir });
@@ -19,7 +18,7 @@ async function sharedBuffers(pgliteDir: string): Promise<string> {
   }
 }
 
-describe.skipIf(testDbKind() !== "pglite")("PGlite settings", () => {
+describe("PGlite settings", () => {
   const folders: string[] = [];
   afterAll(() => {
     for (const folder of folders) rmSync(folder, { recursive: true, force: true });
