@@ -50,21 +50,19 @@ export function singleCall(
   if (path.includes(",") || "batch" in query || request.headers["trpc-accept"] !== undefined) return null;
   const procedure = (router._def.procedures as Record<string, { _def: { type: string } } | undefined>)[path];
   const type = procedure?._def.type;
-  const deserialize = (raw: unknown) => router._def._config.transformer.input.deserialize(raw);
+  /** The call with its input from this JSON text (the transformer's form); null when it is not JSON. */
+  const withInput = (callType: SingleCall["type"], text: unknown): SingleCall | null => {
+    if (typeof text !== "string") return null;
+    const parsed = parseJson(text);
+    return parsed.ok ? { path, type: callType, input: router._def._config.transformer.input.deserialize(parsed.value) } : null;
+  };
   if (request.method === "GET" && type === "query") {
-    if (query.input === undefined) return { path, type, input: undefined };
-    if (typeof query.input !== "string") return null;
-    const parsed = parseJson(query.input);
-    return parsed.ok ? { path, type, input: deserialize(parsed.value) } : null;
+    return query.input === undefined ? { path, type, input: undefined } : withInput(type, query.input);
   }
   // Without a JSON content type tRPC looks for other body formats (or refuses it): its handler answers.
   const json = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() === "application/json";
   if (request.method === "POST" && type === "mutation" && json) {
-    const body = request.body;
-    if (body === undefined || body === "") return { path, type, input: undefined };
-    if (typeof body !== "string") return null;
-    const parsed = parseJson(body);
-    return parsed.ok ? { path, type, input: deserialize(parsed.value) } : null;
+    return request.body === undefined || request.body === "" ? { path, type, input: undefined } : withInput(type, request.body);
   }
   return null;
 }
