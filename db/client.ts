@@ -36,7 +36,24 @@ export type DbOptions = {
   onQuery?: (query: string, params: unknown[]) => void;
   /** Told of each statement outside a transaction and each transaction, until it settles (metrics). */
   observe?: DbObserver;
+  /**
+   * PostgreSQL only: the longest a statement, or a transaction, may go without an answer before it fails
+   * with QUERY_TIMEOUT (503 to the caller) and its connection is discarded. Default DEFAULT_QUERY_TIMEOUT_SECONDS.
+   */
+  queryTimeoutSeconds?: number;
 };
+
+/** How long postgres.js waits for a new connection to be accepted. */
+export const CONNECT_TIMEOUT_SECONDS = 10;
+/** A few seconds above CONNECT_TIMEOUT_SECONDS (issue R): a live server answers this service's statements in milliseconds. */
+export const DEFAULT_QUERY_TIMEOUT_SECONDS = CONNECT_TIMEOUT_SECONDS + 5;
+
+/**
+ * Seconds before a closed connection is opened again, after `failures` failed ones in a row (pool-wide).
+ * postgres.js's own back-off grows to 20 s, so after an outage of a few dozen terminated connections a
+ * request waited up to 20 s for a database that was back long before; this one stays under 2 s.
+ */
+export const reconnectDelaySeconds = (failures: number) => Math.min(0.05 * 2 ** failures, 2) * (0.5 + Math.random() / 2);
 
 export type DbHandle = {
   db: Db;
@@ -97,24 +114,42 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     : undefined;
 
   if (options.databaseUrl) {
-    const client = postgres(options.databaseUrl, {
+    const databaseUrl = options.databaseUrl;
+    const queryTimeoutSeconds = options.queryTimeoutSeconds ?? DEFAULT_QUERY_TIMEOUT_SECONDS;
+    const client = postgres(databaseUrl, {
       max: options.maxConnections ?? 10,
       onnotice: () => {},
       // Idle connections are recycled so a restarted server is picked up again.
       idle_timeout: 30,
-      connect_timeout: 10,
+      connect_timeout: CONNECT_TIMEOUT_SECONDS,
+      backoff: reconnectDelaySeconds,
+      // patches/postgres+3.4.9.patch: a statement with no answer in time fails and its connection is
+      // replaced, so no request waits on a connection that will never answer.
+      query_timeout: queryTimeoutSeconds,
       // postgres.js would query the array types on every new connection and drop that promise: a
       // connection killed during it (a restarting server) became an unhandled rejection that ended the
       // process. Drizzle parses and serialises the arrays it uses (text[]) itself.
       fetch_types: false,
     });
+    // An unpatched postgres.js drops the option silently and can leave requests waiting forever.
+    if ((client.options as { query_timeout?: unknown }).query_timeout !== queryTimeoutSeconds) {
+      throw new Error("postgres.js runs without patches/postgres+3.4.9.patch: run `npm install` (patch-package applies it)");
+    }
     const db = drizzlePostgres(client, { schema, logger });
-    instrumentDb(db, options.observe);
+    instrumentDb(db, options.observe, { timeoutMs: queryTimeoutSeconds * 1000 });
     return {
       db,
       driver: "postgres",
       client,
-      migrate: (folder = migrationsFolder) => migratePostgres(db, { migrationsFolder: folder }),
+      // On a connection of its own without the statement bound: a migration may rightly take minutes.
+      async migrate(folder = migrationsFolder) {
+        const migrator = postgres(databaseUrl, { max: 1, onnotice: () => {}, fetch_types: false, connect_timeout: CONNECT_TIMEOUT_SECONDS });
+        try {
+          await migratePostgres(drizzlePostgres(migrator, { schema, logger }), { migrationsFolder: folder });
+        } finally {
+          await migrator.end({ timeout: 5 });
+        }
+      },
       async listen(channel, onPayload) {
         const request = await client.listen(channel, onPayload);
         return () => request.unlisten();

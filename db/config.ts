@@ -5,9 +5,11 @@ import { z } from "zod";
 export const databaseEnvShape = {
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+  /** PostgreSQL only: seconds a statement may go without an answer (db/client.ts); whole seconds from 1 to 600. */
+  DB_QUERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).optional(),
 };
 
-export type DatabaseSettings = { databaseUrl: string | undefined; pgliteDir: string };
+export type DatabaseSettings = { databaseUrl: string | undefined; pgliteDir: string; queryTimeoutSeconds?: number | undefined };
 
 /** Empty values mean "unset", as they do in most .env files. */
 export const withoutEmptyValues = (env: NodeJS.ProcessEnv) =>
@@ -21,7 +23,11 @@ export const describeEnvIssues = (error: z.ZodError) =>
 export function databaseSettings(env: NodeJS.ProcessEnv = process.env): DatabaseSettings {
   const parsed = z.object(databaseEnvShape).safeParse(withoutEmptyValues(env));
   if (!parsed.success) throw new Error(describeEnvIssues(parsed.error));
-  return { databaseUrl: parsed.data.DATABASE_URL, pgliteDir: parsed.data.PGLITE_DIR };
+  return {
+    databaseUrl: parsed.data.DATABASE_URL,
+    pgliteDir: parsed.data.PGLITE_DIR,
+    queryTimeoutSeconds: parsed.data.DB_QUERY_TIMEOUT_SECONDS,
+  };
 }
 
 /** How a script names the database it works on. */

@@ -14,6 +14,8 @@ const UNAVAILABLE_DRIVER_CODES = new Set([
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
   "CONNECT_TIMEOUT",
+  // No answer within DB_QUERY_TIMEOUT_SECONDS (db/observe.ts, and postgres.js's query_timeout).
+  "QUERY_TIMEOUT",
 ]);
 
 /** The error and its causes, outermost first; a cycle ends the walk. */
@@ -38,6 +40,12 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   for (const code of codes(err)) {
     if (UNAVAILABLE_DRIVER_CODES.has(code) || UNAVAILABLE_SQLSTATES.test(code)) return true;
   }
+  return false;
+}
+
+/** A unit of work that had no answer in time (its connection was given up on). */
+export function isQueryTimeout(err: unknown): boolean {
+  for (const code of codes(err)) if (code === "QUERY_TIMEOUT") return true;
   return false;
 }
 

@@ -7,8 +7,8 @@
 import type { Db, DbOrTx } from "./client.js";
 
 export type DbWorkKind = "statement" | "transaction";
-/** Told when a unit of work is issued; returns what to call once it has settled. */
-export type DbObserver = (kind: DbWorkKind) => () => void;
+/** Told when a unit of work is issued; returns what to call once it has settled (with its error, if it failed). */
+export type DbObserver = (kind: DbWorkKind) => (error?: unknown) => void;
 
 /** The callbacks waiting for each open top-level transaction's commit. */
 const commitCallbacks = new WeakMap<object, (() => void)[]>();
@@ -24,32 +24,68 @@ export function afterCommit(db: DbOrTx, callback: () => void): void {
   else callback();
 }
 
-function tracked<T>(observe: DbObserver | undefined, kind: DbWorkKind, run: () => Promise<T>): Promise<T> {
-  if (!observe) return run();
-  const settled = observe(kind);
-  try {
-    return run().finally(settled);
-  } catch (err) {
-    settled();
-    throw err;
+/** A unit of work with no answer in time: its code is the one postgres.js's query_timeout gives (db/errors.ts). */
+export class QueryTimeoutError extends Error {
+  readonly code = "QUERY_TIMEOUT";
+  constructor(kind: DbWorkKind, ms: number) {
+    super(`the database gave no answer to a ${kind} within ${ms} ms`);
   }
 }
 
+export type DbBound = {
+  /**
+   * The longest a unit of work may take, from issue (a wait for a pool connection included) until it
+   * settles; past it the caller gets a QueryTimeoutError. A backstop whatever the driver does: the
+   * driver's own bound (postgres.js's query_timeout) is what discards the connection.
+   */
+  timeoutMs: number;
+};
+
+function tracked<T>(observe: DbObserver | undefined, bound: DbBound | undefined, kind: DbWorkKind, run: () => Promise<T>): Promise<T> {
+  if (!observe && !bound) return run();
+  const settled = observe?.(kind);
+  let work: Promise<T>;
+  try {
+    work = run();
+  } catch (err) {
+    settled?.();
+    throw err;
+  }
+  if (bound) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new QueryTimeoutError(kind, bound.timeoutMs)), bound.timeoutMs);
+    });
+    // The abandoned work still settles later (the driver's bound discards its connection): not unhandled.
+    work.catch(() => {});
+    work = Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+  }
+  return settled
+    ? work.then(
+        (value) => (settled(), value),
+        (err: unknown) => {
+          settled(err);
+          throw err;
+        },
+      )
+    : work;
+}
+
 /** Wraps the top-level session of `db` (createDb calls it once per database). */
-export function instrumentDb(db: Db, observe?: DbObserver): void {
+export function instrumentDb(db: Db, observe?: DbObserver, bound?: DbBound): void {
   const session = db._.session;
   const prepareQuery = session.prepareQuery.bind(session);
   session.prepareQuery = ((...args: Parameters<typeof prepareQuery>) => {
     const prepared = prepareQuery(...args);
     const execute = prepared.execute.bind(prepared);
-    prepared.execute = (placeholders) => tracked(observe, "statement", () => execute(placeholders));
+    prepared.execute = (placeholders) => tracked(observe, bound, "statement", () => execute(placeholders));
     return prepared;
   }) as typeof session.prepareQuery;
 
   const transaction = session.transaction.bind(session);
   session.transaction = (async (run: Parameters<typeof transaction>[0], config?: Parameters<typeof transaction>[1]) => {
     const onCommit: (() => void)[] = [];
-    const result = await tracked(observe, "transaction", () =>
+    const result = await tracked(observe, bound, "transaction", () =>
       transaction((tx) => {
         commitCallbacks.set(tx, onCommit);
         return run(tx);

@@ -76,6 +76,8 @@ export type Config = {
   metricsPort: number | null;
   databaseUrl: string | undefined;
   pgliteDir: string;
+  /** DB_QUERY_TIMEOUT_SECONDS; undefined: db/client.ts's default. */
+  queryTimeoutSeconds: number | undefined;
   authSecret: string | undefined;
   /** The server's own base URL: better-auth's baseURL and the default trusted origin. */
   baseUrl: string;
@@ -123,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: e.METRICS_PORT ?? null,
     databaseUrl: e.DATABASE_URL,
     pgliteDir: e.PGLITE_DIR,
+    queryTimeoutSeconds: e.DB_QUERY_TIMEOUT_SECONDS,
     authSecret: e.BETTER_AUTH_SECRET,
     baseUrl,
     vapid: parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT),

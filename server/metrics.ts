@@ -5,6 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { isQueryTimeout } from "../db/errors.js";
 import type { DbObserver, DbWorkKind } from "../db/observe.js";
 import { auditActions, type AuditAction } from "../db/schema/index.js";
 import type { PushDeliveryResult } from "./push/answer.js";
@@ -39,6 +40,13 @@ export const dbQueryDuration = new Histogram({
   registers: [registry],
 });
 
+export const dbQueryTimeouts = new Counter({
+  name: "db_query_timeouts_total",
+  help: "Statements outside a transaction, and whole transactions, that failed for want of an answer in time (DB_QUERY_TIMEOUT_SECONDS; the connection was discarded)",
+  labelNames: ["kind"] as const,
+  registers: [registry],
+});
+
 export const notificationStreamsOpen = new Gauge({
   name: "notification_streams_open",
   help: "Live unread-count streams open on this instance",
@@ -66,6 +74,7 @@ const pushResults: readonly PushDeliveryResult[] = ["delivered", "gone", "failed
 for (const kind of dbWorkKinds) {
   dbQueriesInFlight.set({ kind }, 0);
   dbQueryDuration.zero({ kind });
+  dbQueryTimeouts.inc({ kind }, 0);
 }
 for (const result of pushResults) pushDeliveries.inc({ result }, 0);
 for (const action of auditActions) auditEventsRecorded.inc({ action }, 0);
@@ -90,9 +99,10 @@ export const countAuditEvent = (action: AuditAction) => auditEventsRecorded.inc(
 export const dbMetrics: DbObserver = (kind) => {
   dbQueriesInFlight.inc({ kind });
   const stopTimer = dbQueryDuration.startTimer({ kind });
-  return () => {
+  return (error) => {
     dbQueriesInFlight.dec({ kind });
     stopTimer();
+    if (error !== undefined && isQueryTimeout(error)) dbQueryTimeouts.inc({ kind });
   };
 };
 

@@ -26,7 +26,12 @@ export function authSecret(config: Pick<Config, "authSecret" | "pgliteDir">): st
 }
 
 export async function openService(config: Config, options: { logger?: AppDeps["logger"] } = {}) {
-  const handle = await createDb({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir, observe: dbMetrics });
+  const handle = await createDb({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.pgliteDir,
+    queryTimeoutSeconds: config.queryTimeoutSeconds,
+    observe: dbMetrics,
+  });
   try {
     await handle.migrate();
     const auth = createAuth({

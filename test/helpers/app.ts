@@ -41,10 +41,12 @@ export type TestAppOptions = {
   consoleDir?: AppDeps["consoleDir"];
   /** Another app's database: a second instance of the service on it (the caller closes the database once). */
   db?: TestDb;
+  /** PostgreSQL: DB_QUERY_TIMEOUT_SECONDS of the app's database (db/client.ts's default otherwise). */
+  dbQueryTimeoutSeconds?: number;
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const db = options.db ?? (await openTestDb());
+  const db = options.db ?? (await openTestDb({ queryTimeoutSeconds: options.dbQueryTimeoutSeconds }));
   const auth = createAuth({
     db: db.db,
     secret: "test-secret-that-is-long-enough-0123456789",

@@ -19,7 +19,7 @@ export type Statement = { query: string; params: unknown[] };
 export const testDbKind = (): "pglite" | "postgres" => (process.env.TEST_DB === "postgres" ? "postgres" : "pglite");
 
 /** `migrated: false`: an empty database, for tests of the migrations themselves. */
-export async function openTestDb(options: { migrated?: boolean } = {}): Promise<TestDb> {
+export async function openTestDb(options: { migrated?: boolean; queryTimeoutSeconds?: number | undefined } = {}): Promise<TestDb> {
   const migrated = options.migrated ?? true;
   const queries: string[] = [];
   let captured: Statement[] | null = null;
@@ -49,7 +49,13 @@ export async function openTestDb(options: { migrated?: boolean } = {}): Promise<
   await admin.unsafe(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const handle = await createDb({ databaseUrl: url.toString(), onQuery, maxConnections: 10, observe: dbMetrics });
+  const handle = await createDb({
+    databaseUrl: url.toString(),
+    onQuery,
+    maxConnections: 10,
+    observe: dbMetrics,
+    queryTimeoutSeconds: options.queryTimeoutSeconds,
+  });
   if (migrated) await handle.migrate();
   return {
     ...handle,

@@ -56,6 +56,8 @@ export type ServerProcess = {
   url: string;
   /** What the process printed so far, stdout and stderr together. */
   output(): string;
+  /** Whether it is still running. */
+  alive(): boolean;
   /** Sends SIGTERM and waits for the exit. */
   stop(): Promise<{ code: number | null }>;
   /** Sends SIGKILL (a crash) and waits for the exit. */
@@ -97,6 +99,7 @@ export async function startServerProcess(env: Record<string, string>, readyWithi
   return {
     url,
     output,
+    alive: () => proc.exitCode === null && proc.signalCode === null,
     async stop() {
       if (proc.exitCode === null) proc.kill("SIGTERM");
       return exited;

@@ -1,70 +1,64 @@
 // The real server process (server/main.ts) on PostgreSQL while backends are terminated over and over, as
-// in a database restart or failover: it must keep running, answer 503 while the database is away, and serve
-// again afterwards. An in-process app cannot show this: the harm is an unhandled rejection, which Node
-// turns into an exit of the whole process.
-import { spawn } from "node:child_process";
+// in a database restart or failover: it must keep running, answer 503 while the database is away (and
+// nothing else but 200), answer every request within its bounds, and serve again afterwards. An in-process
+// app cannot show all of it: one harm is an unhandled rejection, which Node turns into an exit of the process.
 import { randomBytes } from "node:crypto";
-import { createServer, type AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";
+import { outageUnderTraffic, slowest, waitFor } from "../helpers/outage.js";
+import { startServerProcess, type ServerProcess } from "../helpers/server-process.js";
 
 if (testDbKind() !== "postgres" || !process.env.TEST_DATABASE_URL) {
   throw new Error("test/postgres runs against PostgreSQL only (the postgres project, with TEST_DATABASE_URL)");
 }
 const serverUrl = process.env.TEST_DATABASE_URL;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** As in db-outage.test.ts: the statement bound, and what it allows a request. */
+const QUERY_TIMEOUT_SECONDS = 3;
+const REQUEST_BOUND_MS = 4 * QUERY_TIMEOUT_SECONDS * 1000;
+
+type Answer = { status: number; body: string };
+
+/** Node's report of an uncaught error, without the stack, or the end of what the process said. */
+function lastWords(output: string): string {
+  const crash = output.lastIndexOf("triggerUncaughtException");
+  return (crash >= 0 ? output.slice(crash) : output.slice(-1_500))
+    .split("\n")
+    .filter((line) => !/^\s+at /.test(line))
+    .join("\n")
+    .slice(0, 1_500);
+}
 
 describe("the server process while PostgreSQL backends are terminated (PostgreSQL)", () => {
+  // Only for its database (migrated, dropped afterwards): the server process is what answers.
   const t = useTestApp();
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  const kill: (() => void)[] = [];
+  let server: ServerProcess | undefined;
   afterAll(async () => {
-    for (const k of kill) k();
+    await server?.kill();
     await admin.end();
   });
 
-  it("keeps running through repeated terminations, answers only 200 or 503, and serves again afterwards", async () => {
+  it("keeps running through rounds of terminations, answers only 200 or 503 and in time, and serves again", async () => {
     const [row] = (await t().db.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
     const databaseName = row!.name;
     const databaseUrl = new URL(serverUrl);
     databaseUrl.pathname = `/${databaseName}`;
-
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise((resolve) => probe.close(resolve));
-    const base = `http://127.0.0.1:${port}`;
-
-    const output: string[] = [];
-    const proc = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATABASE_URL: databaseUrl.toString(),
-        BETTER_AUTH_SECRET: randomBytes(32).toString("base64url"),
-        LOG_LEVEL: "silent",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    server = await startServerProcess({
+      DATABASE_URL: databaseUrl.toString(),
+      BETTER_AUTH_SECRET: randomBytes(32).toString("base64url"),
+      DB_QUERY_TIMEOUT_SECONDS: String(QUERY_TIMEOUT_SECONDS),
+      LOG_LEVEL: "silent",
     });
-    kill.push(() => proc.exitCode === null && proc.signalCode === null && proc.kill("SIGKILL"));
-    proc.stdout!.on("data", (d: Buffer) => output.push(d.toString()));
-    proc.stderr!.on("data", (d: Buffer) => output.push(d.toString()));
-    const alive = () => proc.exitCode === null && proc.signalCode === null;
-
-    const get = (path: string, headers: Record<string, string> = {}) =>
+    const base = server.url;
+    const get = (path: string, headers: Record<string, string> = {}): Promise<Answer> =>
       fetch(`${base}${path}`, { headers }).then(
         async (res) => ({ status: res.status, body: await res.text() }),
         (err: Error) => ({ status: 0, body: String(err.cause ?? err) }),
       );
-    const deadline = Date.now() + 45_000;
-    while ((await get("/health/ready")).status !== 200) {
-      if (Date.now() > deadline || !alive()) throw new Error(`server did not get ready:\n${output.join("")}`);
-      await sleep(100);
-    }
+
     const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: base },
@@ -74,46 +68,35 @@ describe("the server process while PostgreSQL backends are terminated (PostgreSQ
     const auth = { authorization: `Bearer ${((await signUp.json()) as { token: string }).token}` };
     const paths = ["/health/ready", "/api/notifications/unread-count", "/api/notifications?limit=5", "/trpc/notifications.unreadCount"];
 
-    // Traffic all along, and every backend terminated every 25 ms for 3 s: some terminations land on
-    // connections the pool is just opening, as they do while a database restarts.
-    const answers: { path: string; status: number; body: string }[] = [];
-    let stop = false;
-    const workers = Array.from({ length: 12 }, async (_, w) => {
-      for (let i = 0; !stop && alive() && i < 5_000; i++) {
-        const path = paths[(w + i) % paths.length]!;
-        answers.push({ path, ...(await get(path, auth)) });
-      }
+    // Three rounds of every backend terminated every 25 ms for 2 s under traffic: some terminations land
+    // on connections the pool is just opening, as they do while a database restarts.
+    const outage = await outageUnderTraffic({
+      admin,
+      database: databaseName,
+      request: (i) => {
+        const path = paths[i % paths.length]!;
+        return { label: path, send: () => get(path, auth) };
+      },
+      rounds: 3,
+      roundMs: 2_000,
+      everyMs: 25,
+      settleWithinMs: 2 * REQUEST_BOUND_MS,
     });
-    const until = Date.now() + 3_000;
-    while (Date.now() < until && alive()) {
-      await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${databaseName} and pid <> pg_backend_pid()`;
-      await sleep(25);
-    }
-    await sleep(500);
-    stop = true;
-    await Promise.all(workers);
 
-    // Its last words: Node's report of the uncaught error, without the stack (better-auth logs a lot before).
-    const text = output.join("");
-    const crash = text.lastIndexOf("triggerUncaughtException");
-    const said = (crash >= 0 ? text.slice(crash) : text.slice(-1_500))
-      .split("\n")
-      .filter((line) => !/^\s+at /.test(line))
-      .join("\n")
-      .slice(0, 1_500);
-    expect(alive(), `the server exited (code ${proc.exitCode}, signal ${proc.signalCode}) during the outage; it said:\n${said}`).toBe(true);
-    const breaches = answers.filter(
-      (a) => a.status !== 200 && !(a.status === 503 && /SERVICE_UNAVAILABLE/.test(a.body)),
-    );
-    expect(breaches.map((a) => `${a.path}: ${a.status} ${a.body.slice(0, 200)}`)).toEqual([]);
+    expect(server.alive(), `the server exited during the outage; it said:\n${lastWords(server.output())}`).toBe(true);
+    expect(outage.unanswered).toEqual([]);
+    const breaches = outage.answers.filter((a) => a.status !== 200 && !(a.status === 503 && /SERVICE_UNAVAILABLE/.test(a.body)));
+    expect(breaches.map((a) => `${a.label}: ${a.status} ${a.body.slice(0, 200)}`)).toEqual([]);
+    // The outage was real: every round cut some requests off with a 503.
+    expect(outage.unavailablePerRound.every((n) => n > 0), `503s per round: ${outage.unavailablePerRound}`).toBe(true);
+    expect(Math.max(...outage.answers.map((a) => a.ms)), slowest(outage.answers).join("\n")).toBeLessThan(REQUEST_BOUND_MS);
 
     // Back to normal without a restart.
-    const recovered = Date.now() + 20_000;
-    let after = await Promise.all(paths.map((p) => get(p, auth)));
-    while (after.some((a) => a.status !== 200) && Date.now() < recovered) {
-      await sleep(200);
-      after = await Promise.all(paths.map((p) => get(p, auth)));
-    }
+    const after = await waitFor(
+      () => Promise.all(paths.map((p) => get(p, auth))),
+      (answers) => answers.every((a) => a.status === 200),
+      { withinMs: REQUEST_BOUND_MS, everyMs: 200, what: "every path answering 200 again" },
+    );
     expect(after.map((a) => a.status)).toEqual(paths.map(() => 200));
-  }, 90_000);
+  }, 120_000);
 });
