@@ -23,8 +23,11 @@ export async function* unreadCountEvents({ ctx, signal }: { ctx: AuthedContext; 
   const counted = streamOpened();
   try {
     const first = await countUnread(ctx.db, ctx.user.id);
-    yield { count: latest ?? first };
+    // Taken before the yield: the generator waits there until the client has the event, and a change that
+    // arrives meanwhile must be the next event, not be cleared.
+    const opening = latest ?? first;
     latest = null;
+    yield { count: opening };
     while (!closed) {
       if (latest === null) await new Promise<void>((resolve) => (wake = resolve));
       // Only the newest count matters to a badge: counts that arrived while the client was slow are skipped.
