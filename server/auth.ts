@@ -6,6 +6,7 @@ import { admin, bearer } from "better-auth/plugins";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../db/client.js";
 import { accounts, sessions, users, verifications } from "../db/schema/index.js";
+import { auditAdminActs } from "./audit/admin-plugin.js";
 
 export type AuthOptions = {
   db: Db;
@@ -35,7 +36,8 @@ export function createAuth(options: AuthOptions) {
     }),
     emailAndPassword: { enabled: true, disableSignUp: options.signUp === "closed" },
     session: { expiresIn: SESSION_LIFETIME.expiresInSeconds, updateAge: SESSION_LIFETIME.updateAgeSeconds },
-    plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer()],
+    // auditAdminActs: every act of the admin plugin writes its audit event (server/audit/admin-plugin.ts).
+    plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer(), auditAdminActs(options.db)],
     telemetry: { enabled: false },
     // better-auth turns the origin check off when NODE_ENV=test; keep it on so tests see production behaviour.
     advanced: { disableOriginCheck: false },
@@ -65,9 +67,10 @@ export function mountAuth(app: FastifyInstance, auth: Auth): void {
     async handler(request, reply) {
       const url = new URL(request.url, `http://${request.headers.host ?? "localhost"}`);
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-      const response = await auth.handler(
-        new Request(url, { method: request.method, headers: fromNodeHeaders(request.headers), body }),
-      );
+      const headers = fromNodeHeaders(request.headers);
+      // The request's id (the valid x-request-id sent, or one made here), kept with the audit events it causes.
+      headers.set("x-request-id", request.id);
+      const response = await auth.handler(new Request(url, { method: request.method, headers, body }));
       reply.status(response.status);
       response.headers.forEach((value, key) => {
         if (key !== "set-cookie") reply.header(key, value);

@@ -11,9 +11,18 @@ import type { Db } from "../db/client.js";
 import { preparedFor } from "../db/prepared.js";
 import { sessions, users } from "../db/schema/index.js";
 import { SESSION_LIFETIME, type Auth } from "./auth.js";
+import { impersonatorOf } from "./audit/impersonator.js";
 
 export type SessionUser = { id: string; name: string; email: string; role: string };
-export type SessionInfo = { id: string; expiresAt: Date };
+export type SessionInfo = {
+  id: string;
+  expiresAt: Date;
+  /**
+   * An impersonation session (better-auth's admin plugin): the admin who started it, named in the audit
+   * events made with it. Null or absent for a session of the user's own.
+   */
+  impersonatedBy?: { id: string; email: string } | null;
+};
 export type ResolvedSession = { user: SessionUser; session: SessionInfo } | null;
 
 const BEARER = "bearer ";
@@ -53,7 +62,7 @@ const sessionByTokenStatement = preparedFor((db) =>
   db
     .select({
       user: { id: users.id, name: users.name, email: users.email, role: users.role },
-      session: { id: sessions.id, expiresAt: sessions.expiresAt },
+      session: { id: sessions.id, expiresAt: sessions.expiresAt, impersonatedBy: sessions.impersonatedBy },
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -66,13 +75,13 @@ async function sessionByToken(db: Db, token: string) {
   return row;
 }
 
-async function viaBetterAuth(auth: Auth, request: FastifyRequest): Promise<ResolvedSession> {
+async function viaBetterAuth(auth: Auth, db: Db, request: FastifyRequest): Promise<ResolvedSession> {
   const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
   if (!found) return null;
   const { user, session } = found;
   return {
     user: { id: user.id, name: user.name, email: user.email, role: user.role ?? "user" },
-    session: { id: session.id, expiresAt: session.expiresAt },
+    session: { id: session.id, expiresAt: session.expiresAt, impersonatedBy: await impersonatorOf(db, session.impersonatedBy) },
   };
 }
 
@@ -92,9 +101,16 @@ export function sessionResolver(auth: Auth, db: Db) {
     const token = bearerSessionToken(authorization, secret);
     if (token) {
       const row = await sessionByToken(db, token);
-      if (row && !dueForRefresh(row.session.expiresAt)) return row;
+      // An impersonation session is never refreshed: better-auth gives it an hour, and its refresh (which
+      // spares only sessions carrying its "don't remember" cookie, which a bearer caller has not) stretched
+      // it to the 7 days of an ordinary session on a bearer caller's first request.
+      if (row && (row.session.impersonatedBy !== null || !dueForRefresh(row.session.expiresAt))) {
+        // The admin behind an impersonation session is looked up only for such a session, so the common
+        // lookup stays one statement.
+        return { user: row.user, session: { ...row.session, impersonatedBy: await impersonatorOf(db, row.session.impersonatedBy) } };
+      }
     }
-    return viaBetterAuth(auth, request);
+    return viaBetterAuth(auth, db, request);
   }
   return function resolveSession(request: FastifyRequest): Promise<ResolvedSession> {
     let resolved = resolvedByRequest.get(request);

@@ -1,6 +1,7 @@
 // The audit trail (docs/api.md#audit-trail): one append-only row per admin change, written in the same
 // transaction as the change; the database refuses UPDATE and DELETE on it (migration 0002's trigger).
 import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { isOneOf } from "./checks.js";
 
 const tz = { withTimezone: true } as const;
@@ -16,6 +17,17 @@ export const auditActions = [
   "notification.test_push",
   "subscriptions.clear",
   "admin.bootstrap",
+  // better-auth's admin plugin (/api/auth/admin/*), recorded by server/audit/admin-plugin.ts.
+  "user.create",
+  "user.update",
+  "user.set_role",
+  "user.ban",
+  "user.unban",
+  "user.set_password",
+  "user.revoke_sessions",
+  "user.remove",
+  "user.impersonate",
+  "user.stop_impersonating",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -38,10 +50,17 @@ export const auditEvents = pgTable(
     after: jsonb("after"),
     reason: text("reason"),
     requestId: text("request_id"),
+    /**
+     * The admin behind a change made in an impersonation session (better-auth's sessions.impersonated_by):
+     * the actor is then the impersonated user. Null when the actor acted in a session of their own.
+     */
+    impersonatorId: text("impersonator_id"),
+    impersonatorEmail: text("impersonator_email"),
   },
   (t) => [
     check("audit_events_action_valid", isOneOf(t.action, auditActions)),
     check("audit_events_target_type_valid", isOneOf(t.targetType, auditTargetTypes)),
+    check("audit_events_impersonator_whole", sql`(${t.impersonatorId} is null) = (${t.impersonatorEmail} is null)`),
     // One index per filter of GET /api/admin/audit, each ending in seq for the newest-first cursor.
     index("audit_events_action_idx").on(t.action, t.seq.desc()),
     index("audit_events_target_idx").on(t.targetType, t.targetId, t.seq.desc()),

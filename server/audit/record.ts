@@ -9,8 +9,11 @@ import { auditEvents, type AuditAction, type AuditTargetType } from "../../db/sc
 import { countAuditEvent } from "../metrics.js";
 
 export type Actor = { id: string; email: string };
-/** Who made a change, and the request that carried it. */
-export type AuditSource = { actor: Actor; requestId: string | null };
+/**
+ * Who made a change, and the request that carried it. `impersonatedBy` is the admin behind an impersonation
+ * session (better-auth's admin plugin): the actor is then the impersonated user. Absent or null otherwise.
+ */
+export type AuditSource = { actor: Actor; requestId: string | null; impersonatedBy?: Actor | null };
 
 export type AuditEntry = {
   /** Given when other rows written in the same transaction point at the event (pro_flag_changes). */
@@ -25,11 +28,19 @@ export type AuditEntry = {
 
 export const newAuditEventId = (): string => randomUUID();
 
-/** The source of a change made by a signed-in caller in a request. */
-export const auditSource = (ctx: { user: Actor; requestId: string | null }): AuditSource => ({
-  actor: { id: ctx.user.id, email: ctx.user.email },
-  requestId: ctx.requestId,
-});
+/** The source of a change made by a signed-in caller in a request, from the caller's session. */
+export const auditSource = (ctx: {
+  user: Actor;
+  session?: { impersonatedBy?: Actor | null } | null;
+  requestId: string | null;
+}): AuditSource => {
+  const by = ctx.session?.impersonatedBy;
+  return {
+    actor: { id: ctx.user.id, email: ctx.user.email },
+    requestId: ctx.requestId,
+    impersonatedBy: by ? { id: by.id, email: by.email } : null,
+  };
+};
 
 /**
  * Inserts one event; run it inside the change's transaction. The audit_events_total metric counts it once
@@ -48,6 +59,8 @@ export async function recordAudit(db: DbOrTx, source: AuditSource, entry: AuditE
     after: entry.after ?? null,
     reason: entry.reason ?? null,
     requestId: source.requestId,
+    impersonatorId: source.impersonatedBy?.id ?? null,
+    impersonatorEmail: source.impersonatedBy?.email ?? null,
   });
   countOnCommit(db, entry.action);
 }
@@ -89,6 +102,8 @@ export type AuditEventSql = {
   before: SQL;
   after: SQL;
   reason: SQL;
+  /** The AuditSource's impersonatedBy (text values, both null or both set). */
+  impersonatedBy: { id: SQL; email: SQL };
   /** The FROM list the values are read from; no rows, no event. */
   from: SQL;
 };
@@ -98,9 +113,10 @@ export type AuditEventSql = {
  * with countOnCommit once the statement has run).
  */
 export function auditEventInsert(e: AuditEventSql): SQL {
+  const by = e.impersonatedBy;
   return sql`insert into ${auditEvents}
-      (id, actor_id, actor_email, action, target_type, target_id, before, after, reason, request_id)
+      (id, actor_id, actor_email, action, target_type, target_id, before, after, reason, request_id, impersonator_id, impersonator_email)
     select ${e.id}::uuid, ${e.actorId}::text, ${e.actorEmail}::text, ${literal(e.action)}, ${literal(e.targetType)}, ${e.targetId}::text,
-           ${e.before}, ${e.after}, ${e.reason}::text, ${e.requestId}::text
+           ${e.before}, ${e.after}, ${e.reason}::text, ${e.requestId}::text, ${by.id}::text, ${by.email}::text
     from ${e.from}`;
 }

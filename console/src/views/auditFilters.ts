@@ -28,6 +28,16 @@ export const ACTIONS = [
   "notification.test_push",
   "subscriptions.clear",
   "admin.bootstrap",
+  "user.create",
+  "user.update",
+  "user.set_role",
+  "user.ban",
+  "user.unban",
+  "user.set_password",
+  "user.revoke_sessions",
+  "user.remove",
+  "user.impersonate",
+  "user.stop_impersonating",
 ] as const satisfies readonly Action[];
 
 export const TARGET_TYPES = ["cohort", "pro", "user"] as const satisfies readonly TargetType[];

@@ -18,6 +18,8 @@ export type AuditEvent = {
   after: unknown;
   reason: string | null;
   requestId: string | null;
+  /** The admin behind an impersonation session the change was made with; null otherwise. */
+  impersonatedBy: { id: string; email: string } | null;
 };
 
 export const toAuditEvent = (row: AuditRow): AuditEvent => ({
@@ -30,6 +32,7 @@ export const toAuditEvent = (row: AuditRow): AuditEvent => ({
   after: row.after,
   reason: row.reason,
   requestId: row.requestId,
+  impersonatedBy: row.impersonatorId === null ? null : { id: row.impersonatorId, email: row.impersonatorEmail ?? "" },
 });
 
 function filters(input: ListAuditInput): SQL[] {

@@ -40,3 +40,28 @@ export const listAuditInput = z
   .default({});
 
 export type ListAuditInput = z.infer<typeof listAuditInput>;
+
+const actor = z.object({ id: z.string(), email: z.string() });
+
+/** One event as the log shows it (docs/api.md#audit-trail). */
+export const auditEventOutput = z.object({
+  id: z.string(),
+  at: z.date(),
+  actor: actor.describe("Who made the change: the user of the session that carried it (under impersonation, the impersonated user)"),
+  action: z.enum(auditActions),
+  target: z.object({ type: z.enum(auditTargetTypes), id: z.string() }),
+  before: z.unknown().describe("The record before the change; null where there was none"),
+  after: z.unknown().describe("The record after the change; null where there is none"),
+  reason: z.string().nullable(),
+  requestId: z.string().nullable(),
+  impersonatedBy: actor
+    .nullable()
+    .describe(
+      "The admin behind the change when it was made with an impersonation session (better-auth's admin plugin), the actor then being the impersonated user; null when the actor acted as themselves, as in user.impersonate and user.stop_impersonating, whose actor is the admin",
+    ),
+});
+
+export const listAuditOutput = z.object({
+  events: z.array(auditEventOutput),
+  nextCursor: z.string().nullable().describe("The cursor of the next, older page; null on the last page"),
+});

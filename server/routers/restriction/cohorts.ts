@@ -151,6 +151,7 @@ function cohortChangeQuery(tx: DbOrTx, action: CohortAction) {
       actorId: sql`${param("actorId")}`,
       actorEmail: sql`${param("actorEmail")}`,
       requestId: sql`${param("requestId")}`,
+      impersonatedBy: { id: sql`${param("impersonatorId")}`, email: sql`${param("impersonatorEmail")}` },
       action,
       targetType: "cohort",
       targetId: sql`changed.id`,
@@ -174,6 +175,8 @@ type CohortChangeParams = {
   actorId: string;
   actorEmail: string;
   requestId: string | null;
+  impersonatorId: string | null;
+  impersonatorEmail: string | null;
   reason: string | null;
 };
 
@@ -203,6 +206,8 @@ async function changeCohort(ctx: AuthedContext, id: string, action: CohortAction
       actorId: source.actor.id,
       actorEmail: source.actor.email,
       requestId: source.requestId,
+      impersonatorId: source.impersonatedBy?.id ?? null,
+      impersonatorEmail: source.impersonatedBy?.email ?? null,
       reason,
     };
     const [row] = await cohortChangeQuery(tx, action).execute(params);
