@@ -12,7 +12,11 @@ import type { Config } from "./config.js";
 import { registerConsole } from "./console.js";
 import { contextFactory } from "./context.js";
 import { toAppError } from "./error-mapper.js";
-import { AppError, TooManyRequestsError } from "./errors.js";
+import { AppError, TooManyRequestsError, UnsupportedMediaTypeError } from "./errors.js";
+import { normalAuthPath } from "./http/auth-path.js";
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./http/json-depth.js";
+import { judgeWrite } from "./http/trusted-writes.js";
+import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
 import { registerIdempotency } from "./idempotency.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
 import type { PushService } from "./push/sender.js";
@@ -55,6 +59,10 @@ export type Limits = {
   testPush: Window;
   /** Largest request body, in bytes. */
   bodyBytes: number;
+  /** Live unread-count streams (SSE and tRPC) one user may have open on this instance (STREAMS_PER_USER). */
+  streamsPerUser: number;
+  /** Calls one tRPC batch may hold (TRPC_MAX_BATCH_SIZE). */
+  trpcBatchSize: number;
 };
 
 export const defaultLimits: Limits = {
@@ -62,6 +70,8 @@ export const defaultLimits: Limits = {
   signUp: { max: 10, timeWindowMs: 60_000 },
   testPush: { max: 30, timeWindowMs: 60_000 },
   bodyBytes: 1024 * 1024,
+  streamsPerUser: 32,
+  trpcBatchSize: 50,
 };
 
 /** Fastify's own errors (body parsing, limits) as the kinds of docs/api.md#errors; anything else via toAppError. */
@@ -70,7 +80,7 @@ function fromFastifyError(err: FastifyError): AppError {
     case 413:
       return new AppError("PAYLOAD_TOO_LARGE", "Request body is too large");
     case 415:
-      return new AppError("VALIDATION_ERROR", "Unsupported Content-Type: send application/json");
+      return new UnsupportedMediaTypeError();
   }
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     const malformed = err instanceof SyntaxError || err.code === "FST_ERR_CTP_INVALID_JSON_BODY";
@@ -86,12 +96,34 @@ const requests = requestObserver({ route: `${TRPC_PREFIX}/:path`, procedures: ne
 const SIGN_IN_PATH = "/api/auth/sign-in/email";
 const SIGN_UP_PATH = "/api/auth/sign-up/email";
 
-/** Which request limited at the Fastify door (sign-in and sign-up are no procedures) this is, or null. */
+/**
+ * Which request limited at the Fastify door (sign-in and sign-up are no procedures) this is, or null. Only
+ * paths in normal form reach better-auth (server/http/auth-path.ts), so this is the path it serves; the
+ * case is folded in case its router does.
+ */
 function limitedOperation(method: string, url: string): "signIn" | "signUp" | null {
-  const path = url.split("?")[0]!;
+  const path = normalAuthPath(url)?.toLowerCase();
   if (method === "POST" && path === SIGN_IN_PATH) return "signIn";
   if (method === "POST" && path === SIGN_UP_PATH) return "signUp";
   return null;
+}
+
+/**
+ * Refused before anything else runs: a path under /api/auth/ that is not in normal form (400), a write with
+ * the session cookie from an untrusted origin (403), a write whose body is not JSON (415).
+ */
+function registerRequestGuards(app: FastifyInstance, isTrustedOrigin: (origin: string) => boolean) {
+  app.addHook("onRequest", async (request, reply) => {
+    if (normalAuthPath(request.url) === null) {
+      return sendError(reply, new AppError("VALIDATION_ERROR", "Malformed URL: /api/auth/ paths take no dot, empty or %-escaped segments"));
+    }
+    switch (judgeWrite(request, isTrustedOrigin)) {
+      case "untrusted-origin":
+        return sendError(reply, new AppError("FORBIDDEN", "A write with the session cookie must come from a trusted origin"));
+      case "not-json":
+        return sendError(reply, new UnsupportedMediaTypeError());
+    }
+  });
 }
 
 function registerRateLimits(app: FastifyInstance, limits: Limits, store: RateLimitStore) {
@@ -148,6 +180,7 @@ export async function buildApp(deps: AppDeps) {
     reply.header("x-request-id", request.id);
     if (draining) reply.header("connection", "close");
   });
+  registerUnreadBodyDrain(app);
 
   // A POST with Content-Type: application/json and no body is an empty input, not a parse error.
   const jsonParser = app.getDefaultJsonParser("error", "ignore");
@@ -155,6 +188,7 @@ export async function buildApp(deps: AppDeps) {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === "") return done(null, undefined);
+    if (jsonNestsDeeperThan(text)) return done(new AppError("VALIDATION_ERROR", `JSON nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     jsonParser(request, text, done);
   });
 
@@ -172,6 +206,8 @@ export async function buildApp(deps: AppDeps) {
     reply.headers(headers);
     done();
   });
+  const authContext = await deps.auth.$context;
+  registerRequestGuards(app, (origin) => authContext.isTrustedOrigin(origin));
   registerRateLimits(app, limits, rateLimitStore);
   registerIdempotency(app, { db: deps.db, auth: deps.auth });
   app.setNotFoundHandler((request, reply) =>
@@ -199,11 +235,12 @@ export async function buildApp(deps: AppDeps) {
   mountAuth(app, deps.auth);
 
   const rateLimits = { testPush: createRateLimiter(rateLimitStore, "test-push", limits.testPush) };
-  const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen });
+  const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen, maxStreamsPerUser: limits.streamsPerUser });
   const createContext = contextFactory({ db: deps.db, push: deps.push, rateLimits, live }, deps.auth);
   registerUnreadCountStream(app, live, createContext);
   await registerTrpcDoor(app, TRPC_PREFIX, {
     router: appRouter,
+    maxBatchSize: limits.trpcBatchSize,
     createContext: ({ req }) => createContext(req),
     // The request's own logger: the line carries its reqId and route like every other line of the request.
     onError: ({ error, path, req }) => {

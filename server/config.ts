@@ -53,6 +53,8 @@ const envSchema = z.object({
   PUSH_ALLOW_HTTP_ENDPOINTS: flag,
   PUSH_ALLOW_PRIVATE_ENDPOINTS: flag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(32),
+  TRPC_MAX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
 });
 
 function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[] {
@@ -78,6 +80,10 @@ export type Config = {
   pgliteDir: string;
   /** DB_QUERY_TIMEOUT_SECONDS; undefined: db/client.ts's default. */
   queryTimeoutSeconds: number | undefined;
+  /** STREAMS_PER_USER: live streams one user may have open on one instance. */
+  streamsPerUser: number;
+  /** TRPC_MAX_BATCH_SIZE: calls in one tRPC batch. */
+  trpcBatchSize: number;
   authSecret: string | undefined;
   /** The server's own base URL: better-auth's baseURL and the default trusted origin. */
   baseUrl: string;
@@ -126,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     pgliteDir: e.PGLITE_DIR,
     queryTimeoutSeconds: e.DB_QUERY_TIMEOUT_SECONDS,
+    streamsPerUser: e.STREAMS_PER_USER,
+    trpcBatchSize: e.TRPC_MAX_BATCH_SIZE,
     authSecret: e.BETTER_AUTH_SECRET,
     baseUrl,
     vapid: parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT),

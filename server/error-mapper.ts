@@ -3,7 +3,7 @@
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { causes, isDatabaseUnavailable, sqlState } from "../db/errors.js";
-import { AppError, validationError, zodDetails } from "./errors.js";
+import { AppError, MethodNotAllowedError, UnsupportedMediaTypeError, validationError, zodDetails } from "./errors.js";
 import { kindOfTRPCCode } from "./trpc/errors.js";
 
 const GENERIC_INTERNAL = "Internal server error";
@@ -24,6 +24,9 @@ export function toAppError(err: unknown): AppError {
     return new AppError("VALIDATION_ERROR", "Input contains characters that cannot be stored", undefined, err);
   }
   if (err instanceof TRPCError) {
+    // A client's mistakes in calling tRPC (a mutation over GET, a body that is not JSON), not faults of ours.
+    if (err.code === "METHOD_NOT_SUPPORTED") return new MethodNotAllowedError(err.message);
+    if (err.code === "UNSUPPORTED_MEDIA_TYPE") return new UnsupportedMediaTypeError(err.message);
     const kind = kindOfTRPCCode(err.code);
     if (kind) return new AppError(kind, err.message, undefined, err);
   }

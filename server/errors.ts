@@ -56,10 +56,38 @@ export class IdempotencyKeyReusedError extends AppError {
   }
 }
 
+/**
+ * A request whose body is not JSON (a form, multipart, text): a VALIDATION_ERROR answered with 415, so the
+ * contract's codes stay as they are and the status says precisely what is wrong.
+ */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = "Unsupported Content-Type: send application/json") {
+    super("VALIDATION_ERROR", message);
+  }
+
+  override get status(): number {
+    return 415;
+  }
+}
+
+/** A method the path does not take (a tRPC mutation over GET): a VALIDATION_ERROR answered with 405. */
+export class MethodNotAllowedError extends AppError {
+  constructor(message: string) {
+    super("VALIDATION_ERROR", message);
+  }
+
+  override get status(): number {
+    return 405;
+  }
+}
+
 /** Over a rate limit: 429, and an answer that says when to try again. */
 export class TooManyRequestsError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super("TOO_MANY_REQUESTS", "Too many requests; try again later");
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = "Too many requests; try again later",
+  ) {
+    super("TOO_MANY_REQUESTS", message);
   }
 }
 

@@ -56,6 +56,7 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       auth,
       push,
       logger: options.logger,
+      limits: { streamsPerUser: config.streamsPerUser, trpcBatchSize: config.trpcBatchSize },
       rateLimitStore: rateLimitStoreFor(handle),
     });
     return { app, handle, bootstrap };

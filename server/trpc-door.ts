@@ -8,6 +8,8 @@
 // test/integration/trpc-door.test.ts compares both handlers' answers call by call.
 import { callTRPCProcedure, type AnyTRPCRouter } from "@trpc/server";
 import type { Context } from "./context.js";
+import { AppError } from "./errors.js";
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./http/json-depth.js";
 import { toAppError } from "./error-mapper.js";
 import { errorHeaders } from "./rest/errors.js";
 import type { AppRouter } from "./routers/index.js";
@@ -105,15 +107,24 @@ async function answer(
     .send(Buffer.from(JSON.stringify(transformTRPCResponse(config, json))));
 }
 
-/** Mounts the door at `prefix/:path`, in its own scope: request bodies reach tRPC as text, as its plugin does. */
+const tooDeep = () => new AppError("VALIDATION_ERROR", `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
+
+/**
+ * Mounts the door at `prefix/:path`, in its own scope: JSON bodies reach tRPC as text, as its plugin does.
+ * No other body does: a multipart form of any size was read whole into memory (issue K), so Fastify answers
+ * 415 for it (the app's request guards refuse it first). JSON that nests deeper than any input of ours is
+ * refused before tRPC or superjson walk it.
+ */
 export function registerTrpcDoor(app: FastifyInstance, prefix: string, options: DoorOptions) {
   return app.register(async (scope) => {
-    scope.removeContentTypeParser("application/json");
-    scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => done(null, body));
-    scope.removeContentTypeParser("multipart/form-data");
-    scope.addContentTypeParser("multipart/form-data", {}, (_request, body, done) => done(null, body));
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) =>
+      jsonNestsDeeperThan(body as string) ? done(tooDeep(), undefined) : done(null, body),
+    );
     scope.all(`${prefix}/:path`, async (request, reply) => {
       const path = (request.params as { path: string }).path;
+      const input = (request.query as { input?: unknown }).input;
+      if (typeof input === "string" && jsonNestsDeeperThan(input)) throw tooDeep();
       const call = singleCall(options.router, request, path);
       if (call) return answer(options, request, reply, call);
       await fastifyRequestHandler({

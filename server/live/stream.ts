@@ -24,9 +24,10 @@ export const unreadCountEvent = (count: number) => `event: unread-count\ndata: $
  */
 export async function createLiveUnreadCounts(
   app: FastifyInstance,
-  deps: { db: Db; listen?: DbHandle["listen"] },
+  deps: { db: Db; listen?: DbHandle["listen"]; maxStreamsPerUser: number },
 ): Promise<UnreadHub> {
   const hub = createUnreadHub({
+    maxPerUser: deps.maxStreamsPerUser,
     countOf: (userId) => countUnread(deps.db, userId),
     onError: (err) => app.log.warn({ err }, "live unread count: reading a count failed"),
   });

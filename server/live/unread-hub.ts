@@ -3,6 +3,15 @@
 // each such user's count once and hands it to every open stream of that user. A burst of changes while a
 // read is under way costs one more read, not one per change. No I/O of its own: unit-tested with fakes.
 
+import { TooManyRequestsError } from "../errors.js";
+
+/** Over the per-user cap of open streams: 429 with Retry-After, as any limit. */
+export class TooManyStreamsError extends TooManyRequestsError {
+  constructor(max: number) {
+    super(STREAM_RETRY_AFTER_SECONDS, `At most ${max} live streams per user are open at once; close one first`);
+  }
+}
+
 /** One open stream: where its events go, and how to end it. */
 export type UnreadSink = {
   userId: string;
@@ -12,7 +21,10 @@ export type UnreadSink = {
 };
 
 export type UnreadHub = {
-  /** Starts delivering to `sink`; the function stops it (without closing the sink). */
+  /**
+   * Starts delivering to `sink`; the function stops it (without closing the sink). Throws a
+   * TooManyRequestsError when the user already has `maxPerUser` streams open on this instance.
+   */
   add(sink: UnreadSink): () => void;
   /** The database said this user's notifications changed. */
   userChanged(userId: string): void;
@@ -23,7 +35,15 @@ export type UnreadHub = {
   readonly openStreams: number;
 };
 
-export function createUnreadHub(deps: { countOf(userId: string): Promise<number>; onError?(err: unknown): void }): UnreadHub {
+/** How long a caller refused for too many streams is told to wait: until one of theirs has closed, likely. */
+const STREAM_RETRY_AFTER_SECONDS = 5;
+
+export function createUnreadHub(deps: {
+  countOf(userId: string): Promise<number>;
+  onError?(err: unknown): void;
+  /** Open streams one user may have on this instance (one user opened 300: issue K); no cap when absent. */
+  maxPerUser?: number;
+}): UnreadHub {
   const byUser = new Map<string, Set<UnreadSink>>();
   /** Users whose count is being read; `true` when another change arrived meanwhile. */
   const reading = new Map<string, boolean>();
@@ -57,6 +77,7 @@ export function createUnreadHub(deps: { countOf(userId: string): Promise<number>
   return {
     add(sink) {
       const sinks = byUser.get(sink.userId) ?? new Set();
+      if (deps.maxPerUser !== undefined && sinks.size >= deps.maxPerUser) throw new TooManyStreamsError(deps.maxPerUser);
       byUser.set(sink.userId, sinks.add(sink));
       open++;
       return () => remove(sink);

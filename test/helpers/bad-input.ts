@@ -6,6 +6,7 @@ import { inArray } from "drizzle-orm";
 import fc from "fast-check";
 import webpush from "web-push";
 import { beforeAll, expect } from "vitest";
+import { jsonNestsDeeperThan } from "../../server/http/json-depth.js";
 import { notifications } from "../../db/schema/index.js";
 import { restRoutes, type RestRoute } from "../../server/rest/routes.js";
 import { useTestApp, type TestUser } from "./app.js";
@@ -103,7 +104,7 @@ export function useBadInput() {
   /** What the contract says a request must get, decided from the request alone. */
   type Expected =
     | { kind: "malformed-url" }
-    | { kind: "status"; status: 400 | 413 }
+    | { kind: "status"; status: 400 | 413 | 415 }
     | { kind: "fields"; names: string[] }
     | { kind: "not-found"; message: string }
     | { kind: "free" };
@@ -111,11 +112,13 @@ export function useBadInput() {
   /** The kind of record a route's `:id` names, for the contract's `<Kind> <id> not found`. */
   const idKind = (route: RestRoute) => (route.path.startsWith(`${R}/cohorts/`) ? "Cohort" : route.path.startsWith(`${N}/:id`) ? "Notification" : null);
 
-  function parseBody(payload: BodyCase | undefined): { kind: "none" } | { kind: "value"; value: unknown } | { kind: "string" } | { kind: "refused" } {
+  function parseBody(payload: BodyCase | undefined): { kind: "none" } | { kind: "value"; value: unknown } | { kind: "unsupported" } | { kind: "refused" } {
     if (payload?.text === undefined || payload.text === "") return { kind: "none" };
     const type = payload.contentType ?? "";
-    if (type === "text/plain") return { kind: "string" };
-    if (!type.startsWith("application/json")) return { kind: "refused" };
+    // A write's body is JSON or nothing (docs/api.md#browsers): any other type is 415, whatever it holds.
+    if (!type.startsWith("application/json")) return { kind: "unsupported" };
+    // Deeper than any input of the service: refused before anything walks it.
+    if (jsonNestsDeeperThan(payload.text)) return { kind: "refused" };
     try {
       const value = JSON.parse(payload.text) as unknown;
       // Fastify refuses a body with a __proto__ key anywhere (prototype poisoning).
@@ -142,8 +145,10 @@ export function useBadInput() {
     const { route } = built;
     if (Object.values(gen.params).some((s) => s.decoded === null)) return { kind: "malformed-url" };
     const payload = gen.body;
-    if (payload?.text !== undefined && payload.text.length > 1_000_000) return { kind: "status", status: 413 };
     const parsed = parseBody(payload);
+    // The content type is judged before the body is read, so before its size.
+    if (parsed.kind === "unsupported") return { kind: "status", status: 415 };
+    if (payload?.text !== undefined && payload.text.length > 1_000_000) return { kind: "status", status: 413 };
     if (parsed.kind === "refused") return { kind: "status", status: 400 };
     const isBodyRoute = route.input === "body";
     const isObject = parsed.kind === "none" || (parsed.kind === "value" && typeof parsed.value === "object" && !Array.isArray(parsed.value));
@@ -199,7 +204,8 @@ export function useBadInput() {
     expect(Object.keys(body).sort(), where).toEqual(["error", "success"]);
     expect(body.success, where).toBe(false);
     const error = body.error!;
-    expect(STATUS_OF_CODE[error.code], where).toBe(res.statusCode);
+    // A body that is not JSON is a VALIDATION_ERROR answered with 415 (docs/api.md#errors).
+    expect(res.statusCode === 415 && error.code === "VALIDATION_ERROR" ? 415 : STATUS_OF_CODE[error.code], where).toBe(res.statusCode);
     expect(typeof error.message === "string" && error.message.length > 0, where).toBe(true);
     if (error.details !== undefined) {
       expect(error.details.length, where).toBeGreaterThan(0);

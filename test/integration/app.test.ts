@@ -44,7 +44,7 @@ describe("service shell", () => {
       });
     });
 
-    it("answers a non-JSON content type with 400 VALIDATION_ERROR", async () => {
+    it("answers a non-JSON content type with 415 VALIDATION_ERROR", async () => {
       const admin = await t().signUp({ admin: true });
       const res = await t().app.inject({
         method: "POST",
@@ -52,7 +52,7 @@ describe("service shell", () => {
         headers: { ...admin.headers, "content-type": "text/plain" },
         payload: "cohortNumber=1",
       });
-      expect(res.statusCode).toBe(400);
+      expect(res.statusCode).toBe(415);
       expect(res.json().error.code).toBe("VALIDATION_ERROR");
     });
   });

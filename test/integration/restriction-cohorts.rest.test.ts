@@ -108,7 +108,7 @@ describe("restriction cohort routes over REST", () => {
       }
     });
 
-    it("answers 400 for malformed JSON and for a body that is not JSON", async () => {
+    it("answers 400 for malformed JSON and 415 for a body that is not JSON", async () => {
       const user = await admin();
       const post = (payload: string, contentType: string): Request => ({
         method: "POST",
@@ -118,7 +118,7 @@ describe("restriction cohort routes over REST", () => {
       });
       await fails(user, post('{"cohortNumber": 5,', "application/json"), 400, "VALIDATION_ERROR", "Malformed JSON body");
       await fails(user, post("{cohortNumber: 5}", "application/json"), 400, "VALIDATION_ERROR", "Malformed JSON body");
-      await fails(user, post("cohortNumber=5", "text/plain"), 400, "VALIDATION_ERROR");
+      await fails(user, post("cohortNumber=5", "text/plain"), 415, "VALIDATION_ERROR");
     });
   });
 

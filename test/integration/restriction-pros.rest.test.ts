@@ -129,7 +129,8 @@ describe("restriction per-pro routes, routing and who may call, over REST", () =
       const user = await admin();
       const { requests, cohortId, proId } = await everyRoute(user);
       const badToken = { authorization: `Bearer ${randomBytes(16).toString("hex")}` };
-      const badCookie = { cookie: `better-auth.session_token=${randomBytes(16).toString("hex")}` };
+      // From the console's own origin, as a browser sends it (a cookie write from any other is 403 first).
+      const badCookie = { cookie: `better-auth.session_token=${randomBytes(16).toString("hex")}`, origin: TEST_ORIGIN };
       for (const { status: _, ...request } of Object.values(requests)) {
         await fails(null, request, 401, "UNAUTHORIZED");
         await fails(null, { ...request, headers: badToken }, 401, "UNAUTHORIZED");

@@ -7,6 +7,7 @@ import { unreadCountEvents } from "../../server/live/subscription.js";
 import type { AuthedContext } from "../../server/routers/types.js";
 import { createContextInner } from "../../server/context.js";
 import { useTestApp } from "../helpers/app.js";
+import { openSse, type SseStream } from "../helpers/sse.js";
 
 type Sink = { send(count: number): void; close(): void };
 
@@ -22,7 +23,7 @@ const settlesNow = <T>(promise: Promise<T>) =>
   Promise.race([promise, new Promise<"still waiting">((resolve) => setTimeout(resolve, 0, "still waiting"))]);
 
 describe("notifications.onUnreadCount", () => {
-  const t = useTestApp();
+  const t = useTestApp({ limits: { streamsPerUser: 2 } });
 
   it("sends the newest count of a burst that arrived while the client held the first event", async () => {
     const user = await t().signUp();
@@ -42,5 +43,42 @@ describe("notifications.onUnreadCount", () => {
     expect(await settlesNow(next)).toEqual({ value: { count: 4 }, done: false });
     abort.abort();
     expect(await events.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it("counts against STREAMS_PER_USER with the SSE door: past the cap a stream is refused with 429 and Retry-After", async () => {
+    const base = await t().app.listen({ port: 0, host: "127.0.0.1" });
+    const [user, other] = [await t().signUp(), await t().signUp()];
+    const opened: SseStream[] = [];
+    try {
+      opened.push(await openSse(`${base}/api/notifications/stream`, user.headers));
+      opened.push(await openSse(`${base}/trpc/notifications.onUnreadCount`, user.headers));
+      expect(opened.map((s) => s.status)).toEqual([200, 200]);
+      await opened[0]!.next(1_000);
+
+      const refused = await fetch(`${base}/api/notifications/stream`, { headers: user.headers });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      expect(await refused.json()).toMatchObject({ success: false, error: { code: "TOO_MANY_REQUESTS" } });
+      // Over tRPC the refusal is the subscription's error, with the same code.
+      const overTrpc = await openSse(`${base}/trpc/notifications.onUnreadCount`, user.headers);
+      opened.push(overTrpc);
+      const events = [await overTrpc.next(1_000), await overTrpc.next(1_000)];
+      expect(events.map((e) => e.event)).toEqual(["connected", "serialized-error"]);
+      expect(events[1]!.data).toContain("TOO_MANY_REQUESTS");
+
+      // The cap is per user, and a closed stream frees its place.
+      opened.push(await openSse(`${base}/api/notifications/stream`, other.headers));
+      expect(opened.at(-1)!.status).toBe(200);
+      opened[0]!.close();
+      await expect
+        .poll(async () => {
+          const again = await fetch(`${base}/api/notifications/stream`, { headers: user.headers });
+          void again.body?.cancel();
+          return again.status;
+        })
+        .toBe(200);
+    } finally {
+      opened.forEach((s) => s.close());
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createUnreadHub, type UnreadSink } from "../../server/live/unread-hub.js";
+import { createUnreadHub, TooManyStreamsError, type UnreadSink } from "../../server/live/unread-hub.js";
 
 function sink(userId: string, sessionId = `s-${userId}`) {
   const got: number[] = [];
@@ -84,5 +84,24 @@ describe("unread hub", () => {
     hub.userChanged("a");
     await tick();
     expect(errors).toHaveLength(1);
+  });
+
+  it("refuses a user's stream past the cap with 429 and Retry-After, and takes one again once one closed", () => {
+    const hub = createUnreadHub({ ...slowCounts(), maxPerUser: 2 });
+    const removeFirst = hub.add(sink("a").s);
+    hub.add(sink("a", "s2").s);
+    let refused: unknown;
+    try {
+      hub.add(sink("a", "s3").s);
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(TooManyStreamsError);
+    expect(refused).toMatchObject({ status: 429, retryAfterSeconds: 5 });
+    // Another user is not counted against this one; a closed stream frees its place.
+    hub.add(sink("b").s);
+    removeFirst();
+    hub.add(sink("a", "s4").s);
+    expect(hub.openStreams).toBe(3);
   });
 });
