@@ -15,17 +15,27 @@ export type EndpointPolicy = {
 export const ADDRESS_NOT_ALLOWED = "must not point into a loopback, private, link-local or reserved network";
 
 /**
+ * The IPv4 address an IPv6 address carries in its last 32 bits when the rest says so: IPv4-mapped
+ * (::ffff:0:0/96), and IPv4-compatible (::/96, deprecated, but still routed as its IPv4 address by some
+ * stacks; ipaddr.js calls `::127.0.0.1`, that is `::7f00:1`, plain unicast). `::` and `::1` are not.
+ */
+function carriedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address();
+  const parts = address.parts;
+  const compatible = parts.slice(0, 6).every((p) => p === 0) && (parts[6] !== 0 || parts[7]! > 1);
+  return compatible ? ipaddr.fromByteArray(address.toByteArray().slice(12)) as ipaddr.IPv4 : null;
+}
+
+/**
  * True for an address on the public internet. ipaddr.js names each special range (loopback, private,
  * linkLocal, carrierGradeNat, uniqueLocal, multicast, reserved, 6to4, teredo, …); only "unicast" is
- * public. An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+ * public. An IPv6 address that carries an IPv4 address (carriedIPv4) is judged as that IPv4 address.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed.range() === "unicast";
+  const parsed = ipaddr.parse(address);
+  const judged = parsed.kind() === "ipv6" ? (carriedIPv4(parsed as ipaddr.IPv6) ?? parsed) : parsed;
+  return judged.range() === "unicast";
 }
 
 /** A URL's hostname without IPv6 brackets or a trailing dot: `[::1]` → `::1`, `localhost.` → `localhost`. */

@@ -36,6 +36,10 @@ const REFUSED_AT_SUBSCRIBE = [
   "https://[ff02::1]/",
   "https://[::ffff:127.0.0.1]/",
   "https://[::ffff:a00:5]/",
+  // IPv4-compatible (::/96): the URL parser writes [::127.0.0.1] as [::7f00:1].
+  "https://[::127.0.0.1]/",
+  "https://[::169.254.169.254]/",
+  "https://[::a00:5]/",
   "https://[64:ff9b::a9fe:a9fe]/",
   "https://localhost/push",
   "https://localhost./push",

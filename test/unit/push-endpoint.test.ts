@@ -60,6 +60,8 @@ const INSIDE_THE_NETWORK = [
   ["IPv4-mapped loopback", "https://[::ffff:127.0.0.1]/push"],
   ["IPv4-mapped private, hex form", "https://[::ffff:a00:5]/push"],
   ["IPv4-mapped metadata", "https://[::ffff:169.254.169.254]/"],
+  ["IPv4-compatible loopback", "https://[::127.0.0.1]/"],
+  ["IPv4-compatible private, hex form", "https://[::a00:5]/"],
   ["NAT64 of loopback", "https://[64:ff9b::7f00:1]/"],
   ["6to4 of loopback", "https://[2002:7f00:1::1]/"],
   ["IPv6 documentation (reserved)", "https://[2001:db8::1]/"],
@@ -84,6 +86,11 @@ describe("endpointProblem: no endpoint inside the service's own network", () => 
     expect(isPublicAddress("8.8.8.8")).toBe(true);
     expect(isPublicAddress("2606:4700::1111")).toBe(true);
     expect(isPublicAddress("::ffff:8.8.8.8")).toBe(true);
+    // IPv4-compatible: judged as the IPv4 address it carries, public or not.
+    expect(isPublicAddress("::8.8.8.8")).toBe(true);
+    expect(isPublicAddress("::7f00:1")).toBe(false);
+    expect(isPublicAddress("::1")).toBe(false);
+    expect(isPublicAddress("::")).toBe(false);
     expect(isPublicAddress("127.0.0.1")).toBe(false);
     expect(isPublicAddress("not an address")).toBe(false);
   });
