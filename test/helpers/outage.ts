@@ -7,21 +7,6 @@ export type TimedAnswer = { label: string; status: number; body: string; ms: num
 /** The `i`th request of a mix: what to call it, and how to send it. */
 export type MixedRequest = (i: number) => { label: string; send: () => Promise<{ status: number; body: string }> };
 
-/** Polls `probe` every `everyMs` until `done` holds; throws naming `what` (and the last value) after `withinMs`. */
-export async function waitFor<T>(
-  probe: () => Promise<T>,
-  done: (value: T) => boolean,
-  { withinMs, everyMs = 50, what }: { withinMs: number; everyMs?: number; what: string },
-): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms (last: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
-
 /** Ends every session on `database` but the caller's own; resolves to how many were ended. */
 export async function terminateBackends(admin: postgres.Sql, database: string): Promise<number> {
   const rows = await admin`

@@ -58,6 +58,10 @@ export type ServerProcess = {
   output(): string;
   /** Whether it is still running. */
   alive(): boolean;
+  /** Sends a signal and returns at once (stop() and kill() wait for the exit). */
+  signal(signal: NodeJS.Signals): void;
+  /** Settles when the process has exited. */
+  exited: Promise<Exit>;
   /** Sends SIGTERM and waits for the exit. */
   stop(): Promise<{ code: number | null }>;
   /** Sends SIGKILL (a crash) and waits for the exit. */
@@ -100,6 +104,8 @@ export async function startServerProcess(env: Record<string, string>, readyWithi
     url,
     output,
     alive: () => proc.exitCode === null && proc.signalCode === null,
+    signal: (signal) => void proc.kill(signal),
+    exited,
     async stop() {
       if (proc.exitCode === null) proc.kill("SIGTERM");
       return exited;

@@ -1,7 +1,6 @@
 // Faults outside the service: a push service that throttles, fails, cuts the connection or talks nonsense
 // (push-delivery.test.ts already covers 201/404/410/500, a hang and a refused connection), and a SIGTERM
 // while requests are in flight against the real server process (server/main.ts).
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Agent, request as httpRequest } from "node:http";
 import { connect } from "node:net";
@@ -10,7 +9,8 @@ import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pushSubscriptions } from "../../db/schema/index.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
-import { freePort } from "../helpers/net.js";
+import { waitFor } from "../helpers/wait.js";
+import { startServerProcess, type ServerProcess } from "../helpers/server-process.js";
 import { makeSubscriber, startPushService, type Behaviour, type LocalPushService } from "../../tools/local-push-service.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
@@ -140,14 +140,14 @@ describe("push service faults", () => {
 
 describe("SIGTERM while requests are in flight (server/main.ts)", () => {
   let push: LocalPushService;
-  const children: ChildProcess[] = [];
+  const servers: ServerProcess[] = [];
   const agents: Agent[] = [];
   beforeAll(async () => {
     push = await startPushService();
   });
   afterAll(async () => {
     for (const agent of agents) agent.destroy();
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await Promise.all(servers.map((server) => server.kill()));
     await push?.close();
   });
 
@@ -205,39 +205,19 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
    * admin and a target whose one push subscription answers only after 1.5 s.
    */
   async function startServer() {
-    const port = await freePort();
     const adminEmail = `drain-admin-${randomBytes(4).toString("hex")}@test.local`;
-    const output: string[] = [];
-    const proc = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-      env: {
-        ...process.env,
-        ...(await databaseEnv()),
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "silent",
-        PLATFORM_ADMIN_EMAILS: adminEmail,
-        VAPID_PUBLIC_KEY: vapid.publicKey,
-        VAPID_PRIVATE_KEY: vapid.privateKey,
-        VAPID_SUBJECT: vapid.subject,
-        PUSH_ALLOW_HTTP_ENDPOINTS: "true",
-        PUSH_ALLOW_PRIVATE_ENDPOINTS: "true",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+    const server = await startServerProcess({
+      ...(await databaseEnv()),
+      LOG_LEVEL: "silent",
+      PLATFORM_ADMIN_EMAILS: adminEmail,
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: vapid.subject,
+      PUSH_ALLOW_HTTP_ENDPOINTS: "true",
+      PUSH_ALLOW_PRIVATE_ENDPOINTS: "true",
     });
-    children.push(proc);
-    proc.stdout!.on("data", (d: Buffer) => output.push(d.toString()));
-    proc.stderr!.on("data", (d: Buffer) => output.push(d.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      proc.once("exit", (code, signal) => resolve({ code, signal })),
-    );
-
-    const deadline = Date.now() + 45_000;
-    for (;;) {
-      const ready = await request(port, false, "GET", "/health/ready").then((a) => a.status, () => 0);
-      if (ready === 200) break;
-      if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`server did not get ready:\n${output.join("")}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    servers.push(server);
+    const port = Number(new URL(server.url).port);
 
     const signUp = async (email: string) => {
       const res = await request(port, false, "POST", "/api/auth/sign-up/email", { name: "Drain", email, password: "correct-horse-battery" });
@@ -268,9 +248,12 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
 
     /** The exit, or null when the process is still running after `ms`. */
     const exitWithin = (ms: number) =>
-      Promise.race([exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), ms))]);
+      Promise.race([
+        server.exited.then(({ code }) => ({ code, signal: null })),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), ms)),
+      ]);
 
-    return { port, proc, output, holdInFlight, exitWithin };
+    return { port, server, holdInFlight, exitWithin };
   }
 
   const delivered = { success: true, data: { sent: 1, failed: 0, deactivated: 0, results: [expect.objectContaining({ statusCode: 201, ok: true })] } };
@@ -281,11 +264,10 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
     agents.push(agent);
     const inFlight = await server.holdInFlight(agent, 8);
 
-    server.proc.kill("SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    // Draining: the listener is closed, so a new connection is refused while the old requests finish.
-    expect(await connectionRefused(server.port)).toBe("ECONNREFUSED");
-    expect(server.proc.exitCode).toBeNull();
+    server.server.signal("SIGTERM");
+    // Draining: the listener closes, so a new connection is refused while the old requests finish.
+    await waitFor(() => connectionRefused(server.port), (answer) => answer === "ECONNREFUSED", { withinMs: 10_000, what: "the listener closed" });
+    expect(server.server.alive()).toBe(true);
 
     const answers = await Promise.all(inFlight);
     expect(answers.map((a) => ({ status: a.status, body: JSON.parse(a.body) as unknown }))).toEqual(
@@ -295,7 +277,7 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
     // The client is done and lets its connections go: nothing keeps the process.
     agent.destroy();
     const exit = await server.exitWithin(10_000);
-    expect(exit, server.output.join("")).toEqual({ code: 0, signal: null });
+    expect(exit, server.server.output()).toEqual({ code: 0, signal: null });
     expect(await connectionRefused(server.port)).toBe("ECONNREFUSED");
   }, 90_000);
 
@@ -306,7 +288,7 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
     agents.push(agent);
     const inFlight = await server.holdInFlight(agent, 4);
 
-    server.proc.kill("SIGTERM");
+    server.server.signal("SIGTERM");
     const answers = await Promise.all(inFlight);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
 

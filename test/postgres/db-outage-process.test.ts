@@ -8,7 +8,8 @@ import postgres from "postgres";
 import { afterAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";
-import { outageUnderTraffic, slowest, waitFor } from "../helpers/outage.js";
+import { outageUnderTraffic, slowest } from "../helpers/outage.js";
+import { waitFor } from "../helpers/wait.js";
 import { startServerProcess, type ServerProcess } from "../helpers/server-process.js";
 
 if (testDbKind() !== "postgres" || !process.env.TEST_DATABASE_URL) {

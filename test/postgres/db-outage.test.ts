@@ -13,7 +13,8 @@ import { createAuth } from "../../server/auth.js";
 import { createPushService } from "../../server/push/sender.js";
 import { TEST_ORIGIN, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";
-import { outageUnderTraffic, slowest, waitFor } from "../helpers/outage.js";
+import { outageUnderTraffic, slowest } from "../helpers/outage.js";
+import { waitFor } from "../helpers/wait.js";
 import { makeSubscriber } from "../../tools/local-push-service.js";
 
 if (testDbKind() !== "postgres" || !process.env.TEST_DATABASE_URL) {
