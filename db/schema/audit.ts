@@ -6,33 +6,8 @@ import { isOneOf } from "./checks.js";
 
 const tz = { withTimezone: true } as const;
 
-export const auditActions = [
-  "cohort.create",
-  "cohort.check_gates",
-  "cohort.activate",
-  "cohort.rollback",
-  "pro.activate",
-  "pro.rollback",
-  "notification.test_in_app",
-  "notification.test_push",
-  "subscriptions.clear",
-  "admin.bootstrap",
-  // better-auth's admin plugin (/api/auth/admin/*), recorded by server/audit/admin-plugin.ts.
-  "user.create",
-  "user.update",
-  "user.set_role",
-  "user.ban",
-  "user.unban",
-  "user.set_password",
-  "user.revoke_sessions",
-  "user.remove",
-  "user.impersonate",
-  "user.stop_impersonating",
-] as const;
-export type AuditAction = (typeof auditActions)[number];
-
-export const auditTargetTypes = ["cohort", "pro", "user"] as const;
-export type AuditTargetType = (typeof auditTargetTypes)[number];
+import { auditActions, auditTargetTypes } from "./audit-actions.js";
+export { auditActions, auditTargetTypes, type AuditAction, type AuditTargetType } from "./audit-actions.js";
 
 export const auditEvents = pgTable(
   "audit_events",

@@ -5,12 +5,13 @@ import { trpc, type RouterOutputs } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Time } from "../components/Time.js";
+import { MAX_ROLLBACK_REASON_LENGTH } from "../../../server/routers/restriction/limits.js";
 import { plural } from "../format.js";
 import { ImpactPreview } from "./ImpactPreview.js";
 
 type Cohort = RouterOutputs["restriction"]["listCohorts"][number];
 type Action = "activate" | "rollback";
-const MAX_REASON = 500;
+const MAX_REASON = MAX_ROLLBACK_REASON_LENGTH;
 
 export function CohortActions({ cohort, cohortNumbers }: { cohort: Cohort; cohortNumbers: Map<string, number> }) {
   const queryClient = useQueryClient();

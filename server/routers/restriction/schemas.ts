@@ -3,11 +3,12 @@
 // (.meta), which /openapi.json and /docs show.
 import { z } from "zod";
 import { storableText } from "../text.js";
+import { MAX_PRO_ID_LENGTH, MAX_PROS_PER_COHORT, MAX_ROLLBACK_REASON_LENGTH } from "./limits.js";
 
 const INT32_MAX = 2_147_483_647;
 
 const proId = storableText()
-  .max(200, "must be at most 200 characters")
+  .max(MAX_PRO_ID_LENGTH, `must be at most ${MAX_PRO_ID_LENGTH} characters`)
   .refine((s) => s.trim().length > 0, "must not be empty");
 
 export const cohortIdInput = z.object({
@@ -30,11 +31,11 @@ export const createCohortInput = z.object({
   proIds: z
     .array(proId)
     .min(1, "must list at least 1 pro")
-    .max(500, "must list at most 500 pros")
+    .max(MAX_PROS_PER_COHORT, `must list at most ${MAX_PROS_PER_COHORT} pros`)
     .refine((ids) => new Set(ids).size === ids.length, "must not repeat a pro")
     .meta({
       description:
-        "The pros of the cohort: 1 to 500 ids, none repeated, each 1 to 200 characters. They need not be " +
+        `The pros of the cohort: 1 to ${MAX_PROS_PER_COHORT} ids, none repeated, each 1 to ${MAX_PRO_ID_LENGTH} characters. They need not be ` +
         "registered pros yet.",
       examples: [["pro-0001", "pro-0002"]],
     }),
@@ -68,16 +69,16 @@ export const checkGatesInput = cohortIdInput.extend({
 
 export const rollbackCohortInput = cohortIdInput.extend({
   reason: storableText()
-    .max(500, "must be at most 500 characters")
+    .max(MAX_ROLLBACK_REASON_LENGTH, `must be at most ${MAX_ROLLBACK_REASON_LENGTH} characters`)
     .nullish()
     .meta({
-      description: "Why the cohort is rolled back, at most 500 characters. Absent, null or blank is stored as null.",
+      description: `Why the cohort is rolled back, at most ${MAX_ROLLBACK_REASON_LENGTH} characters. Absent, null or blank is stored as null.`,
       examples: ["complaints from pros"],
     }),
 });
 
 export const proIdInput = z.object({
-  proId: proId.meta({ description: "The pro's id, 1 to 200 characters.", examples: ["pro-0001"] }),
+  proId: proId.meta({ description: `The pro's id, 1 to ${MAX_PRO_ID_LENGTH} characters.`, examples: ["pro-0001"] }),
 });
 
 export const previewCohortInput = cohortIdInput.extend({
