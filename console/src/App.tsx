@@ -1,5 +1,6 @@
 // The frame: who is signed in, the navigation, and one view per path under /console.
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
+import { usePathname, useSearch } from "wouter/use-browser-location";
 import { ErrorNotice } from "./components/ErrorNotice.js";
 import { useSession } from "./session.js";
 import { AuditLog } from "./views/AuditLog.js";
@@ -9,6 +10,7 @@ import { ProLookup } from "./views/ProLookup.js";
 import { SignIn, SignOutButton } from "./views/SignIn.js";
 import { TestSender } from "./views/TestSender.js";
 import { UnreadBadge } from "./components/UnreadBadge.js";
+import { proIdFromLocation } from "./links.js";
 
 const sections = [
   { href: "/cohorts", label: "Cohorts" },
@@ -37,12 +39,21 @@ function Nav() {
   );
 }
 
+/**
+ * The pro of /pros/<id>, read from the address as the browser holds it (links.ts), not from wouter's
+ * params; a new pro starts a new view, so the lookup field shows the id on screen.
+ */
+function ProRoute() {
+  const proId = proIdFromLocation(usePathname(), useSearch());
+  return <ProLookup key={proId ?? ""} proId={proId} />;
+}
+
 function Views() {
   return (
     <Switch>
       <Route path="/cohorts" component={Cohorts} />
       <Route path="/cohorts/:id">{(params) => <CohortPage id={params.id} />}</Route>
-      <Route path="/pros/:proId?">{(params) => <ProLookup proId={params.proId} />}</Route>
+      <Route path="/pros/:proId?" component={ProRoute} />
       <Route path="/audit" component={AuditLog} />
       <Route path="/test-sender" component={TestSender} />
       <Route>

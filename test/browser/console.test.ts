@@ -28,11 +28,7 @@ describe.skipIf(!chromiumFound())("operator console", () => {
   test("signs in with email and password and lists the cohorts", async () => {
     await seed();
     const page = h.page();
-    await page.goto("/console");
-    await page.getByLabel("Email").fill(admin.email);
-    await page.getByLabel("Password").fill(TEST_PASSWORD);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Cohorts", exact: true }).waitFor();
+    await h.signIn(admin.email);
     expect(await page.getByText(`Signed in as ${admin.email}`).isVisible()).toBe(true);
     const row = page.getByRole("row", { name: /Cohort 900/ });
     expect(await row.textContent()).toMatch(/Cohort 900\s*Active\s*1/);

@@ -43,6 +43,8 @@ export type TestAppOptions = {
   db?: TestDb;
   /** PostgreSQL: DB_QUERY_TIMEOUT_SECONDS of the app's database (db/client.ts's default otherwise). */
   dbQueryTimeoutSeconds?: number;
+  /** TRUSTED_ORIGINS instead of the default (TEST_ORIGIN and any http://127.0.0.1 port), e.g. exact ones. */
+  trustedOrigins?: string[];
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -52,7 +54,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     secret: "test-secret-that-is-long-enough-0123456789",
     baseUrl: TEST_ORIGIN,
     // Any loopback port: tests that listen (the client example) get a random one.
-    trustedOrigins: [TEST_ORIGIN, "http://127.0.0.1:*"],
+    trustedOrigins: options.trustedOrigins ?? [TEST_ORIGIN, "http://127.0.0.1:*"],
     platformAdminEmails: [BOOTSTRAP_ADMIN_EMAIL],
     signUp: options.signUp,
   });

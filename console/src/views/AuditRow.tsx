@@ -2,12 +2,13 @@
 import { Link } from "wouter";
 import type { RouterOutputs } from "../api.js";
 import { Time } from "../components/Time.js";
+import { proPath } from "../links.js";
 
 type AuditEvent = RouterOutputs["audit"]["list"]["events"][number];
 
 function Target({ type, id, cohortNumber }: { type: string; id: string; cohortNumber?: number }) {
   if (type === "cohort") return <Link href={`/cohorts/${id}`}>cohort {cohortNumber ?? id}</Link>;
-  if (type === "pro") return <Link href={`/pros/${encodeURIComponent(id)}`}>pro {id}</Link>;
+  if (type === "pro") return <Link href={proPath(id)}>pro {id}</Link>;
   return (
     <>
       {type} <code>{id}</code>

@@ -8,6 +8,7 @@ import { Time } from "../components/Time.js";
 import { CohortActions } from "./CohortActions.js";
 import { GateCheckForm } from "./GateCheckForm.js";
 import { GateCheckHistory } from "./GateCheckHistory.js";
+import { proPath } from "../links.js";
 
 export function CohortPage({ id }: { id: string }) {
   // There is no single-cohort procedure: the list is small (cohorts by number) and already cached.
@@ -60,7 +61,7 @@ export function CohortPage({ id }: { id: string }) {
           <ul className="id-grid">
             {cohort.proIds.map((proId) => (
               <li key={proId}>
-                <Link href={`/pros/${encodeURIComponent(proId)}`}>{proId}</Link>
+                <Link href={proPath(proId)}>{proId}</Link>
               </li>
             ))}
           </ul>

@@ -6,13 +6,14 @@ import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Time } from "../components/Time.js";
 import { ProHistory } from "./ProHistory.js";
+import { proPath } from "../links.js";
 
 export function ProLookup({ proId }: { proId?: string }) {
   const [, navigate] = useLocation();
   const [draft, setDraft] = useState(proId ?? "");
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (draft.trim()) navigate(`/pros/${encodeURIComponent(draft.trim())}`);
+    if (draft.trim()) navigate(proPath(draft.trim()));
   };
   return (
     <>
@@ -87,7 +88,7 @@ function ActivePros() {
         <ul className="id-grid">
           {active.data.slice(0, SHOWN).map((pro) => (
             <li key={pro.proId}>
-              <Link href={`/pros/${encodeURIComponent(pro.proId)}`}>{pro.proId}</Link>
+              <Link href={proPath(pro.proId)}>{pro.proId}</Link>
             </li>
           ))}
         </ul>
