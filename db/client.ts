@@ -2,8 +2,7 @@
 import { execFile } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
@@ -16,6 +15,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres, { type Sql } from "postgres";
 import { instrumentDb, type DbObserver } from "./observe.js";
+import { projectRoot } from "./project-root.js";
 import * as schema from "./schema/index.js";
 
 export type Schema = typeof schema;
@@ -23,7 +23,7 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** The database or an open transaction on it: what a statement that may run inside either takes. */
 export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "migrations");
+export const migrationsFolder = join(projectRoot, "db", "migrations");
 
 export type DbOptions = {
   /** A PostgreSQL URL; when absent the embedded PGlite in `pgliteDir` is used. */

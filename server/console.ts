@@ -2,13 +2,13 @@
 // on the service's own origin so the better-auth session cookie and Helmet's CSP ('self') apply as is.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { projectRoot } from "../db/project-root.js";
 import { AppError } from "./errors.js";
 import { sendError } from "./rest/errors.js";
 
-export const defaultConsoleDir = fileURLToPath(new URL("../console/dist", import.meta.url));
+export const defaultConsoleDir = join(projectRoot, "console", "dist");
 
 const NOT_BUILT =
   "The operator console is not built: run `npm run build:console` (npm install does it) and restart the service.";

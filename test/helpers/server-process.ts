@@ -1,4 +1,4 @@
-// The real server (`node --import tsx server/main.ts`, as `npm start` runs it) as a child process on a
+// The real server from its sources (`node --import tsx server/main.ts`; `npm start` runs the same code compiled into build/) as a child process on a
 // database of its own, for tests of start-up itself.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
