@@ -4,11 +4,11 @@
 import type { FastifyRequest } from "fastify";
 import postgres from "postgres";
 import { createDb } from "../db/client.js";
-import { createAuth } from "../server/auth.js";
+import { createAuth } from "../server/auth/better-auth.js";
 import { createContextInner } from "../server/context.js";
 import { createPushService } from "../server/push/sender.js";
 import { createCaller } from "../server/routers/index.js";
-import { sessionResolver } from "../server/session.js";
+import { sessionResolver } from "../server/auth/session.js";
 import { FLOOR_SQL, floorListQuery } from "./floor.js";
 import type { Seeded } from "./seed.js";
 

@@ -8,7 +8,7 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import { pathToFileURL } from "node:url";
 import postgres from "postgres";
-import { bearerSessionToken } from "../server/session.js";
+import { bearerSessionToken } from "../server/auth/session.js";
 import { serveForParent } from "./child.js";
 
 type Caller = { id: string; name: string; email: string; role: string };

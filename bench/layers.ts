@@ -6,11 +6,11 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import postgres from "postgres";
 import { createDb } from "../db/client.js";
 import { buildApp } from "../server/app.js";
-import { createAuth } from "../server/auth.js";
+import { createAuth } from "../server/auth/better-auth.js";
 import { createContextInner } from "../server/context.js";
 import { createPushService } from "../server/push/sender.js";
 import { createCaller } from "../server/routers/index.js";
-import { sessionResolver } from "../server/session.js";
+import { sessionResolver } from "../server/auth/session.js";
 import { buildFloor, FLOOR_SQL, floorListQuery } from "./floor.js";
 import type { Seeded } from "./seed.js";
 
@@ -47,7 +47,7 @@ export async function measureLayers(databaseUrl: string, seeded: Seeded, calls: 
   const user = { id: hot.id, name: "user-000", email: hot.email, role: "user" };
   const caller = createCaller(createContextInner({ db: handle.db, push }, { user }));
   const headers = () => new Headers({ authorization: `Bearer ${hot.token}` });
-  // A new request each call: the resolver keeps one answer per request object (server/session.ts).
+  // A new request each call: the resolver keeps one answer per request object (server/auth/session.ts).
   const request = () => ({ headers: { authorization: `Bearer ${hot.token}` } }) as FastifyRequest;
   const prepared = (text: string, params: (string | number)[]) => sql.unsafe(text, params, { prepare: true });
 

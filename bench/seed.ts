@@ -2,7 +2,7 @@
 // own session lookup accepts them), everything bulky with `insert … select generate_series` in PostgreSQL.
 import type postgres from "postgres";
 import { createDb } from "../db/client.js";
-import { createAuth } from "../server/auth.js";
+import { createAuth } from "../server/auth/better-auth.js";
 import { mapWithConcurrency } from "../server/push/concurrency.js";
 
 export const BENCH_PASSWORD = "bench-password-123";

@@ -6,7 +6,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
-import { SESSION_LIFETIME } from "../server/auth.js";
+import { SESSION_LIFETIME } from "../server/auth/better-auth.js";
 import type { BenchDatabase } from "./database.js";
 import { summarize, type Timing } from "./inprocess.js";
 import type { Verdict } from "./report.js";

@@ -1,4 +1,4 @@
-// Builds the operator console into console/dist, served by the service at /console (server/console.ts).
+// Builds the operator console into console/dist, served by the service at /console (server/http/console.ts).
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";

@@ -1,11 +1,11 @@
 // The request context: the services every procedure may use, and the caller resolved once per request.
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../db/client.js";
-import type { Auth } from "./auth.js";
-import { sessionResolver, type SessionInfo, type SessionUser } from "./session.js";
+import type { Auth } from "./auth/better-auth.js";
+import { sessionResolver, type SessionInfo, type SessionUser } from "./auth/session.js";
 import type { PushService } from "./push/sender.js";
 import type { UnreadHub } from "./live/unread-hub.js";
-import type { ProcedureRateLimits } from "./rate-limit.js";
+import type { ProcedureRateLimits } from "./http/rate-limit.js";
 
 /** What the process holds for its whole life. */
 export type Services = {

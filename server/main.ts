@@ -1,7 +1,7 @@
 // Entry point: read config, open the database, build the app, listen (and serve metrics on METRICS_PORT);
 // drain on SIGTERM/SIGINT.
 import { ConfigError, loadConfig } from "./config.js";
-import { startMetricsServer, type MetricsServer } from "./metrics.js";
+import { startMetricsServer, type MetricsServer } from "./observability/metrics.js";
 import { openService } from "./service.js";
 
 async function main() {

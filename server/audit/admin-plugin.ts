@@ -195,7 +195,7 @@ export function auditAdminActs(db: Db) {
             const source: AuditSource = {
               actor: own?.actor ?? { id: session.user.id, email: session.user.email },
               impersonatedBy: await impersonatorOf(db, own ? own.impersonatorId : session.session.impersonatedBy),
-              // Set by mountAuth (server/auth.ts) from the Fastify request's id.
+              // Set by mountAuth (server/auth/better-auth.ts) from the Fastify request's id.
               requestId: ctx.headers?.get("x-request-id") ?? null,
             };
             await recordAudit(db, source, { action: act.action, ...entry });

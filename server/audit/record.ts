@@ -6,7 +6,7 @@ import { PgTimestamp, type PgTable } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../db/client.js";
 import { afterCommit } from "../../db/observe.js";
 import { auditEvents, type AuditAction, type AuditTargetType } from "../../db/schema/index.js";
-import { countAuditEvent } from "../metrics.js";
+import { countAuditEvent } from "../observability/metrics.js";
 
 export type Actor = { id: string; email: string };
 /**

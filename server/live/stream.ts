@@ -5,9 +5,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db, DbHandle } from "../../db/client.js";
 import type { Context } from "../context.js";
-import { AppError } from "../errors.js";
+import { AppError } from "../errors/errors.js";
 import { sendError } from "../rest/errors.js";
-import { streamOpened } from "../metrics.js";
+import { streamOpened } from "../observability/metrics.js";
 import { countUnread } from "../routers/notifications/inbox.js";
 import { createUnreadHub, type UnreadHub } from "./unread-hub.js";
 

@@ -1,7 +1,7 @@
 // The live unread count as a tRPC subscription (notifications.onUnreadCount, over SSE with tRPC's
 // httpSubscriptionLink): the same events as GET /api/notifications/stream, from the same hub.
-import { AppError } from "../errors.js";
-import { streamOpened } from "../metrics.js";
+import { AppError } from "../errors/errors.js";
+import { streamOpened } from "../observability/metrics.js";
 import { countUnread } from "../routers/notifications/inbox.js";
 import type { AuthedContext } from "../routers/types.js";
 import { onSessionExpiry } from "./stream.js";

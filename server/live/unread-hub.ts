@@ -3,7 +3,7 @@
 // each such user's count once and hands it to every open stream of that user. A burst of changes while a
 // read is under way costs one more read, not one per change. No I/O of its own: unit-tested with fakes.
 
-import { TooManyRequestsError } from "../errors.js";
+import { TooManyRequestsError } from "../errors/errors.js";
 
 /** Over the per-user cap of open streams: 429 with Retry-After, as any limit. */
 export class TooManyStreamsError extends TooManyRequestsError {

@@ -35,7 +35,7 @@ export function judgePushAnswer(answer: PushAnswer): PushVerdict {
   return { ok: false, gone: false, error: `Push service answered HTTP ${status}` };
 }
 
-/** How one delivery ended, as the push_deliveries_total metric counts it (server/metrics.ts). */
+/** How one delivery ended, as the push_deliveries_total metric counts it (server/observability/metrics.ts). */
 export type PushDeliveryResult = "delivered" | "gone" | "failed" | "address_not_allowed";
 
 export function pushDeliveryResult(answer: PushAnswer, verdict: PushVerdict): PushDeliveryResult {

@@ -5,7 +5,7 @@
 import { Agent, fetch } from "undici";
 import webpush from "web-push";
 import type { Vapid } from "../config.js";
-import { countPushDelivery } from "../metrics.js";
+import { countPushDelivery } from "../observability/metrics.js";
 import { judgePushAnswer, pushDeliveryResult, type PushAnswer } from "./answer.js";
 import { mapWithConcurrency } from "./concurrency.js";
 import { endpointProblem, isForbiddenHost, type EndpointPolicy } from "./endpoint.js";

@@ -4,7 +4,7 @@
 import { callTRPCProcedure } from "@trpc/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Context } from "../context.js";
-import { validationError, zodDetails } from "../errors.js";
+import { validationError, zodDetails } from "../errors/errors.js";
 import { appRouter, inputSchemaOf } from "../routers/index.js";
 import { sendError } from "./errors.js";
 import { readQuery, type QueryInput } from "./query.js";

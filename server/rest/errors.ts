@@ -1,8 +1,8 @@
 // The REST door's side of the domain errors: the envelope (docs/api.md#envelope) (or its one bare exception) and the
 // HTTP status, from whatever was thrown.
 import type { FastifyReply } from "fastify";
-import { toAppError } from "../error-mapper.js";
-import { TooManyRequestsError, VapidNotConfiguredError, type AppError, type ErrorKind, type FieldIssue } from "../errors.js";
+import { toAppError } from "../errors/error-mapper.js";
+import { TooManyRequestsError, VapidNotConfiguredError, type AppError, type ErrorKind, type FieldIssue } from "../errors/errors.js";
 
 export type ErrorBody = {
   success: false;

@@ -2,7 +2,7 @@
 // zod input schemas, so the reference cannot drift from what the adapter serves.
 import { z } from "zod";
 import { inputSchemaOf } from "../routers/index.js";
-import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from "../idempotency-key.js";
+import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from "../http/idempotency-key.js";
 import { restRoutes, type RestRoute } from "./routes.js";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -26,7 +26,7 @@ const IDEMPOTENCY_KEY_DESCRIPTION =
   "status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another " +
   "request is 422, while the first still runs 409. A first answer of 5xx is not kept.";
 
-/** The optional header of every write (server/idempotency.ts). */
+/** The optional header of every write (server/http/idempotency.ts). */
 const idempotencyKeyParameter = {
   name: "Idempotency-Key",
   in: "header",

@@ -1,4 +1,4 @@
-import type { SessionInfo, SessionUser } from "../session.js";
+import type { SessionInfo, SessionUser } from "../auth/session.js";
 import type { Context } from "../context.js";
 
 /** The context behind authedProcedure/adminProcedure: the caller is known. */

@@ -2,7 +2,7 @@
 import { initTRPC } from "@trpc/server";
 import superjson from "superjson";
 import type { Context } from "../context.js";
-import { toAppError } from "../error-mapper.js";
+import { toAppError } from "../errors/error-mapper.js";
 
 export const t = initTRPC.context<Context>().create({
   // Dates and other non-JSON values reach the typed client with their types.

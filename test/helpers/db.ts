@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { createDb, type DbHandle } from "../../db/client.js";
-import { dbMetrics } from "../../server/metrics.js";
+import { dbMetrics } from "../../server/observability/metrics.js";
 
 export type TestDb = DbHandle & {
   /** Every statement Drizzle sent, in order; tests clear it and count. */

@@ -9,7 +9,7 @@ import { notificationCounts, notifications, users } from "../../db/schema/index.
 import { createContextInner } from "../../server/context.js";
 import { createPushService } from "../../server/push/sender.js";
 import { createCaller } from "../../server/routers/index.js";
-import type { SessionUser } from "../../server/session.js";
+import type { SessionUser } from "../../server/auth/session.js";
 
 export type Counter = { total: number; unread: number };
 /** Keyed `userId/category`; only counters that are not both zero. */

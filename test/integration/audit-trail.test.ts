@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import webpush from "web-push";
 import { describe, expect, it } from "vitest";
 import { auditEvents } from "../../db/schema/index.js";
-import { ensureBootstrapAdmin } from "../../server/admin-bootstrap.js";
+import { ensureBootstrapAdmin } from "../../server/auth/admin-bootstrap.js";
 import { useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
 import { asJson, auditMark } from "../helpers/audit.js";
 import { FAILING_GATES, PASSING_GATES, newProIds, registeredPro } from "../helpers/fixtures.js";

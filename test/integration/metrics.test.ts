@@ -8,7 +8,7 @@ import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../server/app.js";
 import { recordAudit } from "../../server/audit/record.js";
-import { startMetricsServer, type MetricsServer } from "../../server/metrics.js";
+import { startMetricsServer, type MetricsServer } from "../../server/observability/metrics.js";
 import { makeSubscriber, startPushService, type LocalPushService } from "../../tools/local-push-service.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
 import { registeredPro } from "../helpers/fixtures.js";

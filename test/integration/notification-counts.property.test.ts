@@ -10,7 +10,7 @@ import { inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Category } from "../../db/categories.js";
 import { notifications } from "../../db/schema/index.js";
-import type { SessionUser } from "../../server/session.js";
+import type { SessionUser } from "../../server/auth/session.js";
 import { openTestDb, type TestDb } from "../helpers/db.js";
 import {
   countedCounters,

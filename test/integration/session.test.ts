@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions, users } from "../../db/schema/index.js";
-import { SESSION_LIFETIME } from "../../server/auth.js";
+import { SESSION_LIFETIME } from "../../server/auth/better-auth.js";
 import { TEST_ORIGIN, useTestApp } from "../helpers/app.js";
 
 const t = useTestApp();

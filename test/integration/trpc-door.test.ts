@@ -1,4 +1,4 @@
-// The tRPC door answers a single query or mutation itself (server/trpc-door.ts). Every answer must be the
+// The tRPC door answers a single query or mutation itself (server/trpc/door.ts). Every answer must be the
 // one tRPC's own Fastify plugin gives: the same status, body, content type and headers, for successes,
 // each kind of error, and the requests the door hands to tRPC (batches, wrong methods, bad JSON).
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextFactory } from "../../server/context.js";
 import { appRouter } from "../../server/routers/index.js";
-import { registerTrpcDoor, singleCall, trpcErrorHeaders } from "../../server/trpc-door.js";
+import { registerTrpcDoor, singleCall, trpcErrorHeaders } from "../../server/trpc/door.js";
 import { useTestApp, type TestUser } from "../helpers/app.js";
 
 const input = (value: unknown) => encodeURIComponent(JSON.stringify({ json: value }));

@@ -3,7 +3,7 @@
 // at commit; a burst inside one statement is one event, a change that leaves the count as it was none; the
 // stream ends on sign-out.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notificationStreamsOpen } from "../../server/metrics.js";
+import { notificationStreamsOpen } from "../../server/observability/metrics.js";
 import { TEST_ORIGIN, useTestApp, type TestUser } from "../helpers/app.js";
 import { nextCount, openSse, type SseStream } from "../helpers/sse.js";
 

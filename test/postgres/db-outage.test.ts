@@ -9,7 +9,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client.js";
 import { buildApp } from "../../server/app.js";
-import { createAuth } from "../../server/auth.js";
+import { createAuth } from "../../server/auth/better-auth.js";
 import { createPushService } from "../../server/push/sender.js";
 import { TEST_ORIGIN, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";

@@ -4,7 +4,7 @@
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registry } from "../../server/metrics.js";
+import { registry } from "../../server/observability/metrics.js";
 import { useTestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";
 import { parseMetrics, sampleValue } from "../helpers/metrics.js";

@@ -4,8 +4,8 @@ import { TRPCError } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { toAppError } from "../../server/error-mapper.js";
-import { AppError, TooManyRequestsError, VapidNotConfiguredError, type ErrorKind } from "../../server/errors.js";
+import { toAppError } from "../../server/errors/error-mapper.js";
+import { AppError, TooManyRequestsError, VapidNotConfiguredError, type ErrorKind } from "../../server/errors/errors.js";
 import { toRestError } from "../../server/rest/errors.js";
 import { ProcedureError } from "../../server/trpc/errors.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, requestFingerprint, takesIdempotencyKey, wellFormedKey } from "../../server/idempotency-key.js";
+import { canonicalJson, requestFingerprint, takesIdempotencyKey, wellFormedKey } from "../../server/http/idempotency-key.js";
 
 describe("takesIdempotencyKey: REST writes under /api/, not better-auth's, not tRPC", () => {
   it.each([

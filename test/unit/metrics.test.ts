@@ -5,7 +5,7 @@ import {
   startMetricsServer,
   streamOpened,
   type MetricsServer,
-} from "../../server/metrics.js";
+} from "../../server/observability/metrics.js";
 
 describe("routeLabel: a request's route label", () => {
   const trpc = { route: "/trpc/:path", procedures: new Set(["notifications.list", "restriction.getProStatus"]) };

@@ -3,7 +3,7 @@ import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import helmet from "helmet";
 import { describe, expect, it } from "vitest";
-import { securityHeaders } from "../../server/security-headers.js";
+import { securityHeaders } from "../../server/http/security-headers.js";
 
 describe("securityHeaders", () => {
   it("equals helmet's defaults applied to a Node response", () => {

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { SESSION_LIFETIME } from "../../server/auth.js";
-import { bearerSessionToken, dueForRefresh } from "../../server/session.js";
+import { SESSION_LIFETIME } from "../../server/auth/better-auth.js";
+import { bearerSessionToken, dueForRefresh } from "../../server/auth/session.js";
 
 const SECRET = "unit-secret";
 const TOKEN = "AbCdEf0123456789";

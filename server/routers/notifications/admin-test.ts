@@ -3,7 +3,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client.js";
 import { notifications, pushSubscriptions, users } from "../../../db/schema/index.js";
-import { notFound, VapidNotConfiguredError } from "../../errors.js";
+import { notFound, VapidNotConfiguredError } from "../../errors/errors.js";
 import { auditSource, recordAudit } from "../../audit/record.js";
 import type { HandlerArgs } from "../types.js";
 import { categoryOf } from "../../../db/categories.js";

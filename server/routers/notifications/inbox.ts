@@ -5,7 +5,7 @@ import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db } from "../../../db/client.js";
 import { preparedFor } from "../../../db/prepared.js";
 import { notificationCounts, notifications } from "../../../db/schema/index.js";
-import { forbidden, notFound } from "../../errors.js";
+import { forbidden, notFound } from "../../errors/errors.js";
 import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
 import { categoryFilter } from "../../../db/categories.js";
 import { hasMore, pageWindow } from "./pagination.js";

@@ -5,7 +5,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "../../../db/client.js";
 import { sqlState } from "../../../db/errors.js";
 import { communicationLogs, gateChecks, restrictionCohorts } from "../../../db/schema/index.js";
-import { AppError, notFound, validationError } from "../../errors.js";
+import { AppError, notFound, validationError } from "../../errors/errors.js";
 import { auditEventInsert, auditSource, countOnCommit, newAuditEventId, recordAudit, recordJson } from "../../audit/record.js";
 import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
 import { flagWriteCtes } from "./flags.js";

@@ -2,7 +2,7 @@
 // read from the tables and judged by impactOf (impact.ts). It writes nothing.
 import { and, arrayOverlaps, eq, inArray, ne } from "drizzle-orm";
 import { proRestrictionStatus, pros, restrictionCohorts } from "../../../db/schema/index.js";
-import { notFound } from "../../errors.js";
+import { notFound } from "../../errors/errors.js";
 import { isUuid, type HandlerArgs } from "../types.js";
 import { cohortWithLatestCheck } from "./cohorts.js";
 import { impactOf, type CohortAction, type Impact } from "./impact.js";

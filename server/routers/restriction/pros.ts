@@ -2,7 +2,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { preparedFor } from "../../../db/prepared.js";
 import { proRestrictionStatus, pros } from "../../../db/schema/index.js";
-import { notFound } from "../../errors.js";
+import { notFound } from "../../errors/errors.js";
 import { auditSource, newAuditEventId, recordAudit } from "../../audit/record.js";
 import type { AuthedContext, HandlerArgs } from "../types.js";
 import { lockStatuses, writeFlags } from "./flags.js";

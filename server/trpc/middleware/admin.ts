@@ -1,4 +1,4 @@
-import { AppError } from "../../errors.js";
+import { AppError } from "../../errors/errors.js";
 import { t } from "../init.js";
 
 /** Requires a platform admin (role `admin`); run after `authed`. */

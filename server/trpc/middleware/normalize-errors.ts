@@ -1,4 +1,4 @@
-import { toAppError } from "../../error-mapper.js";
+import { toAppError } from "../../errors/error-mapper.js";
 import { ProcedureError } from "../errors.js";
 import { t } from "../init.js";
 

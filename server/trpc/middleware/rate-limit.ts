@@ -1,5 +1,5 @@
-import { TooManyRequestsError } from "../../errors.js";
-import type { ProcedureRateLimits } from "../../rate-limit.js";
+import { TooManyRequestsError } from "../../errors/errors.js";
+import type { ProcedureRateLimits } from "../../http/rate-limit.js";
 import { t } from "../init.js";
 
 /**

@@ -3,10 +3,10 @@
 // answer stored after it, and a repeat answered from the row. In the database, so every instance sees it.
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Db } from "../db/client.js";
-import { idempotencyKeys } from "../db/schema/index.js";
-import type { Auth } from "./auth.js";
-import { AppError, IdempotencyKeyReusedError, validationError } from "./errors.js";
+import type { Db } from "../../db/client.js";
+import { idempotencyKeys } from "../../db/schema/index.js";
+import type { Auth } from "../auth/better-auth.js";
+import { AppError, IdempotencyKeyReusedError, validationError } from "../errors/errors.js";
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_LIFETIME_MS,
@@ -16,8 +16,8 @@ import {
   takesIdempotencyKey,
   wellFormedKey,
 } from "./idempotency-key.js";
-import { sendError } from "./rest/errors.js";
-import { sessionResolver } from "./session.js";
+import { sendError } from "../rest/errors.js";
+import { sessionResolver } from "../auth/session.js";
 
 /** The row a request holds while it runs; its expiry (set here, to the millisecond) tells it from a later claim. */
 type Claim = { userId: string; key: string; expiresAt: Date };

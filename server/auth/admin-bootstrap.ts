@@ -2,11 +2,11 @@
 // (docs/api.md#who-may-become-an-admin). It runs inside the server process because the embedded database
 // admits one process only, so a separate CLI could not run beside it.
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client.js";
-import { users } from "../db/schema/index.js";
-import { recordAudit } from "./audit/record.js";
-import type { Auth } from "./auth.js";
-import { ConfigError, type BootstrapAdmin } from "./config.js";
+import type { Db } from "../../db/client.js";
+import { users } from "../../db/schema/index.js";
+import { recordAudit } from "../audit/record.js";
+import type { Auth } from "./better-auth.js";
+import { ConfigError, type BootstrapAdmin } from "../config.js";
 
 export type BootstrapOutcome = { userId: string; email: string; created: boolean };
 

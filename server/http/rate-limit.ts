@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { getTableName } from "drizzle-orm";
 import type { Sql } from "postgres";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import type { DbHandle } from "../db/client.js";
-import { rateLimits } from "../db/schema/index.js";
+import type { DbHandle } from "../../db/client.js";
+import { rateLimits } from "../../db/schema/index.js";
 
 export type Window = { max: number; timeWindowMs: number };
 

@@ -2,9 +2,9 @@
 // both doors (REST and tRPC) and of Fastify's own errors.
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import { causes, isDatabaseUnavailable, sqlState } from "../db/errors.js";
+import { causes, isDatabaseUnavailable, sqlState } from "../../db/errors.js";
 import { AppError, MethodNotAllowedError, UnsupportedMediaTypeError, validationError, zodDetails } from "./errors.js";
-import { kindOfTRPCCode } from "./trpc/errors.js";
+import { kindOfTRPCCode } from "../trpc/errors.js";
 
 const GENERIC_INTERNAL = "Internal server error";
 const GENERIC_UNAVAILABLE = "The database is unavailable; try again shortly";

@@ -4,9 +4,9 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { fromNodeHeaders } from "better-auth/node";
 import { admin, bearer } from "better-auth/plugins";
 import type { FastifyInstance } from "fastify";
-import type { Db } from "../db/client.js";
-import { accounts, sessions, users, verifications } from "../db/schema/index.js";
-import { auditAdminActs } from "./audit/admin-plugin.js";
+import type { Db } from "../../db/client.js";
+import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
+import { auditAdminActs } from "../audit/admin-plugin.js";
 
 export type AuthOptions = {
   db: Db;

@@ -7,12 +7,12 @@
 // method, an unknown path, input that does not parse) goes to tRPC's handler unchanged.
 // test/integration/trpc-door.test.ts compares both handlers' answers call by call.
 import { callTRPCProcedure, type AnyTRPCRouter } from "@trpc/server";
-import type { Context } from "./context.js";
-import { AppError } from "./errors.js";
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./http/json-depth.js";
-import { toAppError } from "./error-mapper.js";
-import { errorHeaders } from "./rest/errors.js";
-import type { AppRouter } from "./routers/index.js";
+import type { Context } from "../context.js";
+import { AppError } from "../errors/errors.js";
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "../http/json-depth.js";
+import { toAppError } from "../errors/error-mapper.js";
+import { errorHeaders } from "../rest/errors.js";
+import type { AppRouter } from "../routers/index.js";
 import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import {
   getErrorShape,

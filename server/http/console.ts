@@ -4,9 +4,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { projectRoot } from "../db/project-root.js";
-import { AppError } from "./errors.js";
-import { sendError } from "./rest/errors.js";
+import { projectRoot } from "../../db/project-root.js";
+import { AppError } from "../errors/errors.js";
+import { sendError } from "../rest/errors.js";
 
 export const defaultConsoleDir = join(projectRoot, "console", "dist");
 

@@ -7,11 +7,11 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyRequest } from "fastify";
-import type { Db } from "../db/client.js";
-import { preparedFor } from "../db/prepared.js";
-import { sessions, users } from "../db/schema/index.js";
-import { SESSION_LIFETIME, type Auth } from "./auth.js";
-import { impersonatorOf } from "./audit/impersonator.js";
+import type { Db } from "../../db/client.js";
+import { preparedFor } from "../../db/prepared.js";
+import { sessions, users } from "../../db/schema/index.js";
+import { SESSION_LIFETIME, type Auth } from "./better-auth.js";
+import { impersonatorOf } from "../audit/impersonator.js";
 
 export type SessionUser = { id: string; name: string; email: string; role: string };
 export type SessionInfo = {
