@@ -17,6 +17,4 @@ export function loadBaseline(file = BASELINE_FILE): Baseline | null {
 
 /** The same scale, scenario, target and load in the baseline run. */
 export const baselineRow = (baseline: Baseline | null, row: Pick<Row, "scale" | "scenario" | "target" | "mode">) =>
-  baseline?.rows.find(
-    (b) => b.scale === row.scale && b.scenario === row.scenario && b.target === row.target && b.mode === row.mode,
-  );
+  baseline?.rows.find((b) => b.scale === row.scale && b.scenario === row.scenario && b.target === row.target && b.mode === row.mode);

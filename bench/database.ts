@@ -28,7 +28,7 @@ export async function createBenchDatabase(serverUrl: string): Promise<BenchDatab
   // Databases of an earlier run that was killed before it could drop them (nobody is connected to them).
   const stale = await admin<{ datname: string }[]>`
     select datname from pg_database d
-    where datname like ${PREFIX + "%"}
+    where datname like ${`${PREFIX}%`}
       and not exists (select 1 from pg_stat_activity a where a.datname = d.datname)`;
   for (const { datname } of stale) await admin.unsafe(`drop database if exists "${datname}"`);
 

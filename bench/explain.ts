@@ -5,10 +5,10 @@ import type { FastifyRequest } from "fastify";
 import postgres from "postgres";
 import { createDb } from "../db/client.js";
 import { createAuth } from "../server/auth/better-auth.js";
+import { sessionResolver } from "../server/auth/session.js";
 import { createContextInner } from "../server/context.js";
 import { createPushService } from "../server/push/sender.js";
 import { createCaller } from "../server/routers/index.js";
-import { sessionResolver } from "../server/auth/session.js";
 import { FLOOR_SQL, floorListQuery } from "./floor.js";
 import type { Seeded } from "./seed.js";
 
@@ -26,7 +26,8 @@ function planSummary(plan: string[]) {
   const indexes = new Set<string>();
   const seqScans = new Set<string>();
   for (const line of plan) {
-    for (const m of line.matchAll(/(?:Index Only Scan|Index Scan|Bitmap Index Scan)(?: Backward)?(?: using| on) (\w+)/g)) indexes.add(m[1]!);
+    for (const m of line.matchAll(/(?:Index Only Scan|Index Scan|Bitmap Index Scan)(?: Backward)?(?: using| on) (\w+)/g))
+      indexes.add(m[1]!);
     for (const m of line.matchAll(/Seq Scan on (\w+)/g)) seqScans.add(m[1]!);
   }
   return { indexes: [...indexes], seqScans: [...seqScans] };
@@ -76,14 +77,26 @@ export async function explainHotQueries(databaseUrl: string, seeded: Seeded, sam
       captured = [];
       await call();
       const statements = captured;
-      statements.forEach((c, i) => out.push({ label: statements.length > 1 ? `${label} [${i + 1}/${statements.length}]` : label, query: c.query, params: c.params, plan: [], indexes: [], seqScans: [] }));
+      statements.forEach(
+        (c, i) =>
+          void out.push({
+            label: statements.length > 1 ? `${label} [${i + 1}/${statements.length}]` : label,
+            query: c.query,
+            params: c.params,
+            plan: [],
+            indexes: [],
+            seqScans: [],
+          }),
+      );
     };
     const resolveSession = sessionResolver(auth, handle.db);
     await capture("product: session lookup (bearer token)", () =>
       resolveSession({ headers: { authorization: `Bearer ${seeded.hot.token}` } } as FastifyRequest),
     );
     await capture("product: notifications.list page=1 limit=30", () => hot.notifications.list({ page: 1, limit: 30 }));
-    await capture("product: notifications.list category=billing", () => hot.notifications.list({ page: 1, limit: 30, category: "billing" }));
+    await capture("product: notifications.list category=billing", () =>
+      hot.notifications.list({ page: 1, limit: 30, category: "billing" }),
+    );
     await capture("product: notifications.list search=refund", () => hot.notifications.list({ page: 1, limit: 30, search: "refund" }));
     await capture("product: notifications.unreadCount", () => hot.notifications.unreadCount());
     await capture("product: notifications.markRead", () => hot.notifications.markRead({ id: sampleNotificationId }));
@@ -98,8 +111,16 @@ export async function explainHotQueries(databaseUrl: string, seeded: Seeded, sam
       { query: FLOOR_SQL.markRead, params: [sampleNotificationId, seeded.hot.id] },
       { query: FLOOR_SQL.proStatus, params: [seeded.proIds[1]!] },
     ];
-    const floorLabels = ["session lookup", "list page=1 limit=30", "list category=billing", "list search=refund", "unread-count", "mark-read", "pro-status"];
-    floor.forEach((c, i) => out.push({ label: `floor: ${floorLabels[i]}`, ...c, plan: [], indexes: [], seqScans: [] }));
+    const floorLabels = [
+      "session lookup",
+      "list page=1 limit=30",
+      "list category=billing",
+      "list search=refund",
+      "unread-count",
+      "mark-read",
+      "pro-status",
+    ];
+    floor.forEach((c, i) => void out.push({ label: `floor: ${floorLabels[i]}`, ...c, plan: [], indexes: [], seqScans: [] }));
 
     for (let i = 0; i < out.length; i++) {
       const e = out[i]!;

@@ -5,8 +5,9 @@
 // the API: only the benchmarked paths exist, and errors are bare status codes with a short JSON body.
 //
 // Run alone: FLOOR_DATABASE_URL=postgres://… node --import tsx bench/floor.ts (prints the port it got).
-import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
+
 import { pathToFileURL } from "node:url";
+import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import postgres from "postgres";
 import { bearerSessionToken } from "../server/auth/session.js";
 import { serveForParent } from "./child.js";
@@ -98,8 +99,7 @@ type ListRow = {
 
 export function buildFloor(options: { databaseUrl: string; poolSize: number; authSecret: string }) {
   const sql = postgres(options.databaseUrl, { max: options.poolSize, onnotice: () => {}, idle_timeout: 30 });
-  const run = <T extends object>(text: string, params: (string | number)[]) =>
-    sql.unsafe<T[]>(text, params, { prepare: true });
+  const run = <T extends object>(text: string, params: (string | number)[]) => sql.unsafe<T[]>(text, params, { prepare: true });
 
   async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> {
     // The header parsing is the product's own pure function: the same rules, no I/O.

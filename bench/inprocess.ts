@@ -8,7 +8,7 @@ import { createDb } from "../db/client.js";
 import { createContextInner } from "../server/context.js";
 import { createPushService } from "../server/push/sender.js";
 import { createCaller } from "../server/routers/index.js";
-import { makeSubscriber, type LocalPushService } from "../tools/local-push-service.js";
+import { type LocalPushService, makeSubscriber } from "../tools/local-push-service.js";
 import { FLOOR_ACTIVATE_SQL } from "./floor.js";
 import { FLOOR_ACTIVATE_COHORT_SQL, FLOOR_LOCK_COHORT_SQL } from "./floor-activation.js";
 import type { Seeded } from "./seed.js";
@@ -68,7 +68,11 @@ export async function measureCohortActivation(databaseUrl: string, seeded: Seede
   const ways = { product, floor, floorBefore };
 
   const times = { product: [] as number[], floor: [] as number[], floorBefore: [] as number[] };
-  const written = { product: { historyRows: 0, auditEvents: 0 }, floor: { historyRows: 0, auditEvents: 0 }, floorBefore: { historyRows: 0, auditEvents: 0 } };
+  const written = {
+    product: { historyRows: 0, auditEvents: 0 },
+    floor: { historyRows: 0, auditEvents: 0 },
+    floorBefore: { historyRows: 0, auditEvents: 0 },
+  };
   const marks = async () => {
     const [row] = await sql<{ history: number; audit: number }[]>`
       select coalesce((select max(id) from pro_flag_changes), 0)::float8 as history,

@@ -7,10 +7,10 @@ import postgres from "postgres";
 import { createDb } from "../db/client.js";
 import { buildApp } from "../server/app.js";
 import { createAuth } from "../server/auth/better-auth.js";
+import { sessionResolver } from "../server/auth/session.js";
 import { createContextInner } from "../server/context.js";
 import { createPushService } from "../server/push/sender.js";
 import { createCaller } from "../server/routers/index.js";
-import { sessionResolver } from "../server/auth/session.js";
 import { buildFloor, FLOOR_SQL, floorListQuery } from "./floor.js";
 import type { Seeded } from "./seed.js";
 
@@ -55,21 +55,49 @@ export async function measureLayers(databaseUrl: string, seeded: Seeded, calls: 
   try {
     // The session.
     out.push(await time("session: postgres.js, one prepared join (the floor's)", calls, () => prepared(FLOOR_SQL.session, [hot.token])));
-    out.push(await time("session: better-auth auth.api.getSession (what the product used to call)", calls, () => auth.api.getSession({ headers: headers() })));
+    out.push(
+      await time("session: better-auth auth.api.getSession (what the product used to call)", calls, () =>
+        auth.api.getSession({ headers: headers() }),
+      ),
+    );
     out.push(await time("session: the product's resolver (one prepared join through Drizzle)", calls, () => resolveSession(request())));
     // unread-count.
     out.push(await time("unread-count: postgres.js prepared statement", calls, () => prepared(FLOOR_SQL.unreadCount, [hot.id])));
     out.push(await time("unread-count: tRPC caller → procedure → Drizzle", calls, () => caller.notifications.unreadCount()));
-    out.push(await time("unread-count: whole floor request (inject)", calls, () => inject(floor.app, "/api/notifications/unread-count", hot.token)));
-    out.push(await time("unread-count: whole product REST request (inject)", calls, () => inject(app, "/api/notifications/unread-count", hot.token)));
-    out.push(await time("unread-count: whole product tRPC request (inject)", calls, () => inject(app, "/trpc/notifications.unreadCount", hot.token)));
+    out.push(
+      await time("unread-count: whole floor request (inject)", calls, () =>
+        inject(floor.app, "/api/notifications/unread-count", hot.token),
+      ),
+    );
+    out.push(
+      await time("unread-count: whole product REST request (inject)", calls, () =>
+        inject(app, "/api/notifications/unread-count", hot.token),
+      ),
+    );
+    out.push(
+      await time("unread-count: whole product tRPC request (inject)", calls, () =>
+        inject(app, "/trpc/notifications.unreadCount", hot.token),
+      ),
+    );
     // list.
-    out.push(await time("list: postgres.js, the floor's one prepared statement", calls, () => prepared(floorListQuery({ category: false, search: false }), [hot.id, 30, 0])));
+    out.push(
+      await time("list: postgres.js, the floor's one prepared statement", calls, () =>
+        prepared(floorListQuery({ category: false, search: false }), [hot.id, 30, 0]),
+      ),
+    );
     out.push(await time("list: tRPC caller → procedure → Drizzle", calls, () => caller.notifications.list({ page: 1, limit: 30 })));
-    out.push(await time("list: whole floor request (inject)", calls, () => inject(floor.app, "/api/notifications?page=1&limit=30", hot.token)));
-    out.push(await time("list: whole product REST request (inject)", calls, () => inject(app, "/api/notifications?page=1&limit=30", hot.token)));
+    out.push(
+      await time("list: whole floor request (inject)", calls, () => inject(floor.app, "/api/notifications?page=1&limit=30", hot.token)),
+    );
+    out.push(
+      await time("list: whole product REST request (inject)", calls, () => inject(app, "/api/notifications?page=1&limit=30", hot.token)),
+    );
     const input = encodeURIComponent(JSON.stringify({ json: { page: 1, limit: 30 } }));
-    out.push(await time("list: whole product tRPC request (inject)", calls, () => inject(app, `/trpc/notifications.list?input=${input}`, hot.token)));
+    out.push(
+      await time("list: whole product tRPC request (inject)", calls, () =>
+        inject(app, `/trpc/notifications.list?input=${input}`, hot.token),
+      ),
+    );
   } finally {
     await app.close();
     await floor.close();

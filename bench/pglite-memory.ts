@@ -4,9 +4,9 @@
 // memory (VmRSS) and its peak so far (VmHWM) from /proc, stops it, then starts it again on the same folder
 // (a restart) and reads them again. Prints the median of the runs with their range. Linux only (/proc).
 // `npm run bench` runs it once too (measurePgliteMemory) and holds the result to issue J's target.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
-import { createConnection, createServer, type AddressInfo } from "node:net";
+import { type AddressInfo, createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,7 +59,10 @@ async function freePort(): Promise<number> {
 function answers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: "127.0.0.1" });
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 }
@@ -154,7 +157,19 @@ export function memoryTable(samples: MemorySamples): string {
   for (const phase of ["fresh", "restart"] as const) {
     const s = samples[phase];
     lines.push(
-      `| ${phase === "fresh" ? "new data folder" : "restart"} | ${cell(s.map((x) => x.rssMb), 0)} | ${cell(s.map((x) => x.hwmMb), 0)} | ${cell(s.map((x) => x.readySeconds), 1)} | ${cell(s.map((x) => x.cpuSeconds), 1)} |`,
+      `| ${phase === "fresh" ? "new data folder" : "restart"} | ${cell(
+        s.map((x) => x.rssMb),
+        0,
+      )} | ${cell(
+        s.map((x) => x.hwmMb),
+        0,
+      )} | ${cell(
+        s.map((x) => x.readySeconds),
+        1,
+      )} | ${cell(
+        s.map((x) => x.cpuSeconds),
+        1,
+      )} |`,
     );
   }
   return lines.join("\n");
@@ -168,7 +183,13 @@ export const memoryVerdict = (samples: MemorySamples) => {
   return {
     target: `npm start on PGlite: RSS when ready ≤ ${PGLITE_MEMORY_TARGET_MB} MB (half of ~930 MB before issue J)`,
     met: worst <= PGLITE_MEMORY_TARGET_MB,
-    detail: `new data folder ${cell(samples.fresh.map((s) => s.rssMb), 0)} MB, restart ${cell(samples.restart.map((s) => s.rssMb), 0)} MB`,
+    detail: `new data folder ${cell(
+      samples.fresh.map((s) => s.rssMb),
+      0,
+    )} MB, restart ${cell(
+      samples.restart.map((s) => s.rssMb),
+      0,
+    )} MB`,
   };
 };
 

@@ -64,10 +64,12 @@ async function run(): Promise<RunResult> {
   const track = (label: string, query: () => Promise<unknown>) => {
     const id = ++next;
     pending.set(id, { label, start: Date.now() });
-    return query().then(
-      () => settled++,
-      () => failed++,
-    ).finally(() => pending.delete(id));
+    return query()
+      .then(
+        () => settled++,
+        () => failed++,
+      )
+      .finally(() => pending.delete(id));
   };
   await sql`select 1`;
   let stop = false;

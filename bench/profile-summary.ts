@@ -14,7 +14,7 @@ const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+profile.samples.forEach((id, i) => void self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 // Percentages are of the busy time: idle samples (waiting for I/O) are left out.
 for (const [id] of self) if (byId.get(id)!.callFrame.functionName === "(idle)") self.delete(id);
 const total = [...self.values()].reduce((a, b) => a + b, 0);
@@ -57,7 +57,10 @@ for (const [id, t] of self) {
 const pct = (t: number) => `${((100 * t) / total).toFixed(1).padStart(5)} %`;
 const show = (title: string, m: Map<string, number>, n: number) => {
   console.log(`\n${title}`);
-  [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).forEach(([k, t]) => console.log(`${pct(t)}  ${k}`));
+  [...m.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .forEach(([k, t]) => void console.log(`${pct(t)}  ${k}`));
 };
 console.log(`${file}: ${(total / 1e6).toFixed(1)} s busy (idle excluded)`);
 show("self time by package", pkgSelf, 15);

@@ -1,7 +1,8 @@
 // The results table, the verdict on each target, and the markdown written to bench/results/.
+
+import { type Baseline, baselineRow } from "./baseline.js";
 import type { ActivationResult, PushResult } from "./inprocess.js";
 import type { LoadResult } from "./load.js";
-import { baselineRow, type Baseline } from "./baseline.js";
 
 export type Row = LoadResult & {
   scale: string;
@@ -38,8 +39,7 @@ export function table(rows: Row[], baseline: Baseline | null = null): string {
   ]);
   const numeric = (i: number) => i >= 4;
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (numeric(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(" | ")} |`;
+  const line = (cells: string[]) => `| ${cells.map((c, i) => (numeric(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(" | ")} |`;
   const rule = `|${widths.map((w, i) => (numeric(i) ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`;
   return [line(header), rule, ...body.map(line)].join("\n");
 }
@@ -156,8 +156,18 @@ export function loadVerdicts(rows: Row[], bigScale: string, baseline: Baseline |
       detail: cells.map((c) => `${c.scenario} ${fmt(c.v, 2)}${unit}${ok(c.v) ? "" : " (missed)"}`).join(", "),
     });
   };
-  each("product REST", "REST req/s ≥ 0.8× the floor's on each hot path", (p) => p.ratio ?? 0, (v) => v >= 0.8);
-  each("product tRPC", "tRPC req/s ≥ 0.7× the floor's on each hot path", (p) => p.ratio ?? 0, (v) => v >= 0.7);
+  each(
+    "product REST",
+    "REST req/s ≥ 0.8× the floor's on each hot path",
+    (p) => p.ratio ?? 0,
+    (v) => v >= 0.8,
+  );
+  each(
+    "product tRPC",
+    "tRPC req/s ≥ 0.7× the floor's on each hot path",
+    (p) => p.ratio ?? 0,
+    (v) => v >= 0.7,
+  );
   each(
     "product REST",
     "REST server CPU ms/req ≤ 1.5× the floor's on each hot path",
@@ -171,7 +181,9 @@ export function loadVerdicts(rows: Row[], bigScale: string, baseline: Baseline |
     out.push({
       target: `search ?search=refund at ${bigScale} rows: REST req/s ≥ 10× ${baseline?.name ?? "the run before"}`,
       met: before ? search.rps >= 10 * before.rps : false,
-      detail: before ? `${fmt(search.rps, 0)} req/s vs ${fmt(before.rps, 0)} = ${fmt(search.rps / before.rps, 1)}×` : "no earlier run to compare with",
+      detail: before
+        ? `${fmt(search.rps, 0)} req/s vs ${fmt(before.rps, 0)} = ${fmt(search.rps / before.rps, 1)}×`
+        : "no earlier run to compare with",
     });
     out.push({
       target: `search ?search=refund at ${bigScale} rows: REST p99 ≤ 50 ms saturated`,

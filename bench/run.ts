@@ -7,19 +7,19 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import webpush from "web-push";
-import { startPushService, type LocalPushService } from "../tools/local-push-service.js";
-import { createBenchDatabase, type BenchDatabase } from "./database.js";
-import { explainHotQueries, formatExplained } from "./explain.js";
-import { measureCohortActivation, measurePushFanOut, type ActivationResult, type PushResult } from "./inprocess.js";
-import { layersTable, measureLayers, type LayerTiming } from "./layers.js";
-import { probe, runLoad, type LoadResult } from "./load.js";
-import { parseOptions } from "./options.js";
-import { measurePgliteMemory, memoryTable, memoryVerdict, type MemorySamples } from "./pglite-memory.js";
+import { type LocalPushService, startPushService } from "../tools/local-push-service.js";
 import { loadBaseline } from "./baseline.js";
-import { countsVerdict, inProcessTable, loadVerdicts, table, verdictLines, verdicts, type Row } from "./report.js";
+import { type BenchDatabase, createBenchDatabase } from "./database.js";
+import { explainHotQueries, formatExplained } from "./explain.js";
+import { type ActivationResult, measureCohortActivation, measurePushFanOut, type PushResult } from "./inprocess.js";
+import { type LayerTiming, layersTable, measureLayers } from "./layers.js";
+import { type LoadResult, probe, runLoad } from "./load.js";
+import { parseOptions } from "./options.js";
+import { type MemorySamples, measurePgliteMemory, memoryTable, memoryVerdict } from "./pglite-memory.js";
+import { countsVerdict, inProcessTable, loadVerdicts, type Row, table, verdictLines, verdicts } from "./report.js";
 import { buildScenarios, type Scenario, type TargetKind } from "./scenarios.js";
-import { ADMIN_EMAIL, analyzeAll, hotNotificationIds, seedBase, seedNotifications, type Seeded } from "./seed.js";
-import { startServer, type RunningServer } from "./servers.js";
+import { ADMIN_EMAIL, analyzeAll, hotNotificationIds, type Seeded, seedBase, seedNotifications } from "./seed.js";
+import { type RunningServer, startServer } from "./servers.js";
 import { measureStreams, streamsTable, streamsVerdicts } from "./streams.js";
 
 const options = parseOptions(process.argv.slice(2), process.env);
@@ -128,9 +128,7 @@ async function verify(scenario: Scenario, targets: Target[]) {
   if (scenario.read) {
     const differing = answers.filter((a) => a.value !== answers[0]!.value);
     if (differing.length) {
-      throw new Error(
-        `${scenario.name}: targets disagree\n  ${answers.map((a) => `${a.label}: ${a.value.slice(0, 400)}`).join("\n  ")}`,
-      );
+      throw new Error(`${scenario.name}: targets disagree\n  ${answers.map((a) => `${a.label}: ${a.value.slice(0, 400)}`).join("\n  ")}`);
     }
   }
 }
@@ -165,7 +163,11 @@ async function measureScale(seeded: Seeded, rowsTotal: number, names: string[], 
       }
       if (!PACED.includes(scenario.name)) continue;
       for (const target of targets) {
-        const result = await runLoad(target.server.origin, scenario.plan(target.kind), { ...load, pid: target.server.pid, rate: options.rate });
+        const result = await runLoad(target.server.origin, scenario.plan(target.kind), {
+          ...load,
+          pid: target.server.pid,
+          rate: options.rate,
+        });
         rows.push({ ...result, scale, scenario: scenario.name, mode: "paced", target: target.label, ratio: null, read: scenario.read });
         report(scale, `${scenario.name}@${options.rate}/s`, target.label, result, null);
       }
@@ -181,7 +183,14 @@ async function measureScale(seeded: Seeded, rowsTotal: number, names: string[], 
     if (big && wanted("push-fanout")) {
       log(`push fan-out: ${options.pushRounds} × ${options.subscriptions} subscriptions`);
       pushService ??= await startPushService();
-      push = await measurePushFanOut(db!.sql, targets.find((t) => t.kind === "rest")!.server.origin, pushService, seeded, options.subscriptions, options.pushRounds);
+      push = await measurePushFanOut(
+        db!.sql,
+        targets.find((t) => t.kind === "rest")!.server.origin,
+        pushService,
+        seeded,
+        options.subscriptions,
+        options.pushRounds,
+      );
     }
     await stopTargets(targets);
 
@@ -197,7 +206,11 @@ async function measureScale(seeded: Seeded, rowsTotal: number, names: string[], 
   }
 }
 
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
 
 /** The machine and the database server; `setup` lines go before the load average. */
 async function environment(setup: string[] = []): Promise<string[]> {
@@ -258,7 +271,9 @@ async function main() {
     `- load: ${options.connections} connections, ${options.duration} s per run after ${options.warmup} s warm-up; product and floor pools ${options.poolSize} connections`,
   ]);
 
-  log(`signing up ${options.users} users and an admin through better-auth; ${options.pros.toLocaleString("en")} pros, cohorts of ${options.cohortSize}`);
+  log(
+    `signing up ${options.users} users and an admin through better-auth; ${options.pros.toLocaleString("en")} pros, cohorts of ${options.cohortSize}`,
+  );
   const seeded = await seedBase(db.sql, db.url, secret, { users: options.users, pros: options.pros, cohortSize: options.cohortSize });
 
   const rows: Row[] = [];
@@ -316,13 +331,17 @@ async function main() {
     "",
     "Index use (from the EXPLAIN files beside this one):",
     "",
-    ...big.explained.map((e) => `- ${e.label}: ${e.indexes.join(", ") || "(no index)"}${e.seqScans.length ? `; seq scan on ${e.seqScans.join(", ")}` : ""}`),
+    ...big.explained.map(
+      (e) => `- ${e.label}: ${e.indexes.join(", ") || "(no index)"}${e.seqScans.length ? `; seq scan on ${e.seqScans.join(", ")}` : ""}`,
+    ),
   ].join("\n");
 
   console.log(`\n${output}\n`);
   if (big.activation) {
     console.log("Statements of one product cohort activation (inside BEGIN … COMMIT):");
-    big.activation.statementTexts.forEach((s, i) => console.log(`  ${i + 1}. ${s.replace(/\s+/g, " ").slice(0, 160)}${s.length > 160 ? " …" : ""}`));
+    big.activation.statementTexts.forEach(
+      (s, i) => void console.log(`  ${i + 1}. ${s.replace(/\s+/g, " ").slice(0, 160)}${s.length > 160 ? " …" : ""}`),
+    );
   }
   if (options.write) {
     mkdirSync(resultsDir, { recursive: true });

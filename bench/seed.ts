@@ -106,12 +106,7 @@ export async function seedBase(sql: postgres.Sql, databaseUrl: string, secret: s
  * Per row, from a hash of its number: 8 event types over the 6 categories, 70 % read, 2 % soft-deleted,
  * 5 % with "refund" in the body (the search scenario), half with a url in data, 1 % with data that is not an object.
  */
-export async function seedNotifications(
-  sql: postgres.Sql,
-  seeded: Seeded,
-  total: number,
-  hotRows: number,
-): Promise<void> {
+export async function seedNotifications(sql: postgres.Sql, seeded: Seeded, total: number, hotRows: number): Promise<void> {
   await sql`truncate notifications`;
   const every = Math.max(1, Math.floor(total / hotRows));
   const others = seeded.others.map((u) => u.id);

@@ -1,6 +1,6 @@
 // Starts a server script as a child process (its own event loop, as in production: the load generator in
 // this process does not steal its CPU time), waits for the port it reports, and stops it again.
-import { fork, type ChildProcess } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 

@@ -66,8 +66,7 @@ function openStream(origin: string, { userId, token }: ClientStream): Promise<vo
       response.on("data", (chunk: string) => {
         const at = now();
         buffer += chunk;
-        let end: number;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
+        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const lines = block.split("\n");

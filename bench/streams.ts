@@ -3,14 +3,14 @@
 // a forced collection) on a fresh database; the SSE clients in another process (bench/stream-clients.ts);
 // users and sessions inserted directly (no password hashing); the changes are plain INSERTs, each its own
 // transaction, so the notifications triggers (migration 0007) announce them exactly as they announce the product's own writes.
-import { fork, type ChildProcess } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { SESSION_LIFETIME } from "../server/auth/better-auth.js";
 import type { BenchDatabase } from "./database.js";
 import { summarize, type Timing } from "./inprocess.js";
 import type { Verdict } from "./report.js";
-import { startServer, type ProbeAnswer, type RunningServer } from "./servers.js";
+import { type ProbeAnswer, type RunningServer, startServer } from "./servers.js";
 import type { ClientCommand, ClientMessage, ClientStream, StreamReport } from "./stream-clients.js";
 
 export type StreamsShape = { users: number; streamsPerUser: number; changedUsers: number };
@@ -140,7 +140,9 @@ export async function measureStreams(
     // Warm-up: the pool's connections and the session and count paths exist before the baseline.
     await Promise.all(
       targets.slice(0, 20).map(({ token }) =>
-        fetch(`${server!.origin}/api/notifications/unread-count`, { headers: { authorization: `Bearer ${token}`, connection: "close" } }).then((r) => r.text()),
+        fetch(`${server!.origin}/api/notifications/unread-count`, {
+          headers: { authorization: `Bearer ${token}`, connection: "close" },
+        }).then((r) => r.text()),
       ),
     );
     await sleep(SETTLE_MS);
@@ -253,16 +255,48 @@ export function streamsVerdicts(r: StreamsResult): Verdict[] {
 export function streamsTable(r: StreamsResult): string {
   const { users, streamsPerUser } = r.shape;
   const rows: [string, string, string][] = [
-    ["streams open", `${r.streams} (${users} users × ${streamsPerUser})`, `opened ${OPEN_CONCURRENCY} at a time in ${(r.openMs / 1000).toFixed(1)} s, each with its first event`],
-    ["server heap before / with streams / after they closed", `${mb(r.heapBefore)} / ${mb(r.heapOpen)} / ${mb(r.heapClosed)} MB`, "V8 heapUsed after a forced GC (twice)"],
+    [
+      "streams open",
+      `${r.streams} (${users} users × ${streamsPerUser})`,
+      `opened ${OPEN_CONCURRENCY} at a time in ${(r.openMs / 1000).toFixed(1)} s, each with its first event`,
+    ],
+    [
+      "server heap before / with streams / after they closed",
+      `${mb(r.heapBefore)} / ${mb(r.heapOpen)} / ${mb(r.heapClosed)} MB`,
+      "V8 heapUsed after a forced GC (twice)",
+    ],
     ["**heap per idle stream**", `**${kb((r.heapOpen - r.heapBefore) / r.streams)} KB**`, `(with − before) / ${r.streams}; target ≤ 20 KB`],
-    ["server RSS per idle stream", `${kb((r.rssOpen - r.rssBefore) / r.streams)} KB`, "resident memory, socket buffers outside the heap included (informational)"],
+    [
+      "server RSS per idle stream",
+      `${kb((r.rssOpen - r.rssBefore) / r.streams)} KB`,
+      "resident memory, socket buffers outside the heap included (informational)",
+    ],
     ["changes", `${r.changes}`, "one INSERT per user, each its own transaction, all fired at once"],
-    ["affected streams that received their event", `${r.deliveredStreams} of ${r.affectedStreams}`, `${r.wrongCounts} with a wrong count; ${r.unaffectedWithEvents} other streams got an event (should be 0); ${r.endedEarly} ended early`],
-    ["**change → event, from the commit**: p50 / p99 / max", `**${ms(r.fromCommit.p50)} / ${ms(r.fromCommit.p99)} / ${ms(r.fromCommit.max)} ms**`, "commit acknowledged to the bench → event parsed by the client; target ≤ 1 s"],
-    ["change → event, from sending the INSERT", `${ms(r.fromSend.p50)} / ${ms(r.fromSend.p99)} / ${ms(r.fromSend.max)} ms`, `also counts each INSERT's wait for one of the writers' ${BURST_CONNECTIONS} connections and its commit (the database's commit rate, not the product)`],
-    ["burst, first INSERT sent → last event", `${ms(r.burstMs)} ms`, `${r.changes} commits and their events: ${((r.changes * 1000) / r.burstMs).toFixed(0)} changes/s end to end`],
-    ["server CPU over the burst", `${ms(r.cpuMs)} ms`, `${(r.cpuMs / r.changes).toFixed(2)} ms per change, ${(r.cpuMs / Math.max(1, r.eventsDelivered)).toFixed(2)} ms per event (${r.eventsDelivered} events); process.cpuUsage, user + system`],
+    [
+      "affected streams that received their event",
+      `${r.deliveredStreams} of ${r.affectedStreams}`,
+      `${r.wrongCounts} with a wrong count; ${r.unaffectedWithEvents} other streams got an event (should be 0); ${r.endedEarly} ended early`,
+    ],
+    [
+      "**change → event, from the commit**: p50 / p99 / max",
+      `**${ms(r.fromCommit.p50)} / ${ms(r.fromCommit.p99)} / ${ms(r.fromCommit.max)} ms**`,
+      "commit acknowledged to the bench → event parsed by the client; target ≤ 1 s",
+    ],
+    [
+      "change → event, from sending the INSERT",
+      `${ms(r.fromSend.p50)} / ${ms(r.fromSend.p99)} / ${ms(r.fromSend.max)} ms`,
+      `also counts each INSERT's wait for one of the writers' ${BURST_CONNECTIONS} connections and its commit (the database's commit rate, not the product)`,
+    ],
+    [
+      "burst, first INSERT sent → last event",
+      `${ms(r.burstMs)} ms`,
+      `${r.changes} commits and their events: ${((r.changes * 1000) / r.burstMs).toFixed(0)} changes/s end to end`,
+    ],
+    [
+      "server CPU over the burst",
+      `${ms(r.cpuMs)} ms`,
+      `${(r.cpuMs / r.changes).toFixed(2)} ms per change, ${(r.cpuMs / Math.max(1, r.eventsDelivered)).toFixed(2)} ms per event (${r.eventsDelivered} events); process.cpuUsage, user + system`,
+    ],
   ];
   return ["| measurement | value | what it is |", "|---|---:|---|", ...rows.map((c) => `| ${c.join(" | ")} |`)].join("\n");
 }

@@ -1,7 +1,7 @@
 // A whole array as ONE statement parameter, the same on both drivers. postgres.js (with fetch_types off, see
 // client.ts) cannot name an array's type, and a parameter per element makes big statements slow to build:
 // so the array travels as PostgreSQL's own array literal, a text value, cast where it is used.
-import { sql, type SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 
 const quote = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 

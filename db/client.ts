@@ -8,13 +8,13 @@ import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { Logger } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres, { type Sql } from "postgres";
-import { instrumentDb, type DbObserver } from "./observe.js";
+import { type DbObserver, instrumentDb } from "./observe.js";
 import { projectRoot } from "./project-root.js";
 import * as schema from "./schema/index.js";
 
@@ -109,9 +109,7 @@ async function createPgliteFolder(dir: string): Promise<void> {
 }
 
 export async function createDb(options: DbOptions): Promise<DbHandle> {
-  const logger: Logger | undefined = options.onQuery
-    ? { logQuery: (query, params) => options.onQuery!(query, params) }
-    : undefined;
+  const logger: Logger | undefined = options.onQuery ? { logQuery: (query, params) => options.onQuery!(query, params) } : undefined;
 
   if (options.databaseUrl) {
     const databaseUrl = options.databaseUrl;
@@ -143,7 +141,12 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       client,
       // On a connection of its own without the statement bound: a migration may rightly take minutes.
       async migrate(folder = migrationsFolder) {
-        const migrator = postgres(databaseUrl, { max: 1, onnotice: () => {}, fetch_types: false, connect_timeout: CONNECT_TIMEOUT_SECONDS });
+        const migrator = postgres(databaseUrl, {
+          max: 1,
+          onnotice: () => {},
+          fetch_types: false,
+          connect_timeout: CONNECT_TIMEOUT_SECONDS,
+        });
         try {
           await migratePostgres(drizzlePostgres(migrator, { schema, logger }), { migrationsFolder: folder });
         } finally {

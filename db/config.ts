@@ -31,5 +31,4 @@ export function databaseSettings(env: NodeJS.ProcessEnv = process.env): Database
 }
 
 /** How a script names the database it works on. */
-export const describeDatabase = (settings: DatabaseSettings) =>
-  settings.databaseUrl ? "PostgreSQL" : `PGlite in ${settings.pgliteDir}`;
+export const describeDatabase = (settings: DatabaseSettings) => (settings.databaseUrl ? "PostgreSQL" : `PGlite in ${settings.pgliteDir}`);

@@ -62,7 +62,10 @@ function tracked<T>(observe: DbObserver | undefined, bound: DbBound | undefined,
   }
   return settled
     ? work.then(
-        (value) => (settled(), value),
+        (value) => {
+          settled();
+          return value;
+        },
         (err: unknown) => {
           settled(err);
           throw err;

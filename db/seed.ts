@@ -51,9 +51,9 @@ try {
 
   const [logs] = await db.select({ n: count() }).from(communicationLogs);
   if (logs!.n === 0) {
-    await db.insert(communicationLogs).values(
-      proRows.slice(0, 100).map((p, i) => ({ proId: p.id, userId: user.id, channel: i % 2 ? "sms" : "email" })),
-    );
+    await db
+      .insert(communicationLogs)
+      .values(proRows.slice(0, 100).map((p, i) => ({ proId: p.id, userId: user.id, channel: i % 2 ? "sms" : "email" })));
   }
 
   const samples = [

@@ -7,26 +7,26 @@ import swaggerUi from "@fastify/swagger-ui";
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import type { Db, DbHandle } from "../db/client.js";
-import { mountAuth, type Auth } from "./auth/better-auth.js";
+import { type Auth, mountAuth } from "./auth/better-auth.js";
 import type { Config } from "./config.js";
-import { registerConsole } from "./http/console.js";
 import { contextFactory } from "./context.js";
 import { toAppError } from "./errors/error-mapper.js";
 import { AppError, TooManyRequestsError, UnsupportedMediaTypeError } from "./errors/errors.js";
 import { normalAuthPath } from "./http/auth-path.js";
+import { registerConsole } from "./http/console.js";
+import { registerIdempotency } from "./http/idempotency.js";
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./http/json-depth.js";
+import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
+import { securityHeaders } from "./http/security-headers.js";
 import { judgeWrite } from "./http/trusted-writes.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
-import { registerIdempotency } from "./http/idempotency.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
-import type { PushService } from "./push/sender.js";
-import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
 import { requestObserver } from "./observability/request-metrics.js";
+import type { PushService } from "./push/sender.js";
 import { registerRestRoutes } from "./rest/adapter.js";
 import { sendError } from "./rest/errors.js";
 import { buildOpenApiDocument } from "./rest/openapi.js";
 import { restRoutes } from "./rest/routes.js";
-import { securityHeaders } from "./http/security-headers.js";
 import { appRouter } from "./routers/index.js";
 import { registerTrpcDoor } from "./trpc/door.js";
 
@@ -188,7 +188,8 @@ export async function buildApp(deps: AppDeps) {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === "") return done(null, undefined);
-    if (jsonNestsDeeperThan(text)) return done(new AppError("VALIDATION_ERROR", `JSON nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    if (jsonNestsDeeperThan(text))
+      return done(new AppError("VALIDATION_ERROR", `JSON nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     jsonParser(request, text, done);
   });
 

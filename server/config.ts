@@ -1,7 +1,7 @@
 // The environment, parsed once at start-up. A bad value stops the service with one line naming it.
 import { createECDH } from "node:crypto";
-import { z } from "zod";
 import webpush from "web-push";
+import { z } from "zod";
 import { databaseEnvShape, describeEnvIssues, withoutEmptyValues } from "../db/config.js";
 
 const flag = z
@@ -59,7 +59,10 @@ const envSchema = z.object({
 
 function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[] {
   const out: string[] = [];
-  for (const item of (value ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const parsed = origin.safeParse(item);
     if (parsed.success) out.push(parsed.data);
     else ctx.addIssue({ code: "custom", message: `"${item}" is not an http(s) origin` });

@@ -2,10 +2,10 @@
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../db/client.js";
 import type { Auth } from "./auth/better-auth.js";
-import { sessionResolver, type SessionInfo, type SessionUser } from "./auth/session.js";
-import type { PushService } from "./push/sender.js";
-import type { UnreadHub } from "./live/unread-hub.js";
+import { type SessionInfo, type SessionUser, sessionResolver } from "./auth/session.js";
 import type { ProcedureRateLimits } from "./http/rate-limit.js";
+import type { UnreadHub } from "./live/unread-hub.js";
+import type { PushService } from "./push/sender.js";
 
 /** What the process holds for its whole life. */
 export type Services = {

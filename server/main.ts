@@ -1,7 +1,7 @@
 // Entry point: read config, open the database, build the app, listen (and serve metrics on METRICS_PORT);
 // drain on SIGTERM/SIGINT.
 import { ConfigError, loadConfig } from "./config.js";
-import { startMetricsServer, type MetricsServer } from "./observability/metrics.js";
+import { type MetricsServer, startMetricsServer } from "./observability/metrics.js";
 import { openService } from "./service.js";
 
 async function main() {
@@ -37,10 +37,7 @@ async function main() {
     app.log.info(`metrics on ${metrics.url}`);
   }
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(
-    { database: handle.driver === "pglite" ? `PGlite (${config.pgliteDir})` : "PostgreSQL" },
-    `serving on ${config.baseUrl}`,
-  );
+  app.log.info({ database: handle.driver === "pglite" ? `PGlite (${config.pgliteDir})` : "PostgreSQL" }, `serving on ${config.baseUrl}`);
 }
 
 main().catch((err) => {

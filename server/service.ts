@@ -3,13 +3,13 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createDb } from "../db/client.js";
+import { type AppDeps, buildApp } from "./app.js";
 import { ensureBootstrapAdmin } from "./auth/admin-bootstrap.js";
-import { buildApp, type AppDeps } from "./app.js";
 import { createAuth } from "./auth/better-auth.js";
 import type { Config } from "./config.js";
+import { rateLimitStoreFor } from "./http/rate-limit.js";
 import { dbMetrics } from "./observability/metrics.js";
 import { createPushService } from "./push/sender.js";
-import { rateLimitStoreFor } from "./http/rate-limit.js";
 
 /**
  * The session signing secret: BETTER_AUTH_SECRET, or with the embedded database one generated once and

@@ -2,10 +2,10 @@
 // chosen status, never answer, or misbehave (throttle, reset, talk nonsense, redirect, answer late), and a
 // browser-side subscriber with real P-256 keys that decrypts what arrived (http_ece) and checks the VAPID
 // JWT (node:crypto).
-import { createECDH, createPublicKey, randomBytes, verify, type ECDH } from "node:crypto";
+import { createECDH, createPublicKey, type ECDH, randomBytes, verify } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 
 // http_ece ships no types; this is the one call the tests make.
 type Ece = { decrypt(buffer: Buffer, params: { version: "aes128gcm"; privateKey: ECDH; authSecret: Buffer }): Buffer };
@@ -89,8 +89,7 @@ export function makeSubscriber(): Subscriber {
   return {
     p256dh: ecdh.getPublicKey().toString("base64url"),
     auth: authSecret.toString("base64url"),
-    decrypt: (body) =>
-      JSON.parse(ece.decrypt(body, { version: "aes128gcm", privateKey: ecdh, authSecret }).toString("utf8")),
+    decrypt: (body) => JSON.parse(ece.decrypt(body, { version: "aes128gcm", privateKey: ecdh, authSecret }).toString("utf8")),
   };
 }
 

@@ -2,6 +2,8 @@
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { usePathname, useSearch } from "wouter/use-browser-location";
 import { ErrorNotice } from "./components/ErrorNotice.js";
+import { UnreadBadge } from "./components/UnreadBadge.js";
+import { proIdFromLocation } from "./links.js";
 import { useSession } from "./session.js";
 import { AuditLog } from "./views/AuditLog.js";
 import { CohortPage } from "./views/CohortPage.js";
@@ -9,8 +11,6 @@ import { Cohorts } from "./views/Cohorts.js";
 import { ProLookup } from "./views/ProLookup.js";
 import { SignIn, SignOutButton } from "./views/SignIn.js";
 import { TestSender } from "./views/TestSender.js";
-import { UnreadBadge } from "./components/UnreadBadge.js";
-import { proIdFromLocation } from "./links.js";
 
 const sections = [
   { href: "/cohorts", label: "Cohorts" },
@@ -90,10 +90,7 @@ export function App() {
           <SignIn />
         ) : user.role !== "admin" ? (
           <div role="alert" className="notice notice-error">
-            <p>
-              {user.email} is not a platform admin. The console needs an admin account: sign out and sign in with
-              one.
-            </p>
+            <p>{user.email} is not a platform admin. The console needs an admin account: sign out and sign in with one.</p>
           </div>
         ) : (
           <Views />

@@ -2,8 +2,8 @@
 // arrive as Date). Only the router's type comes from the server.
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError } from "@trpc/client";
-import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
+import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import superjson from "superjson";
 import type { AppRouter } from "../../server/routers/index.js";
 
@@ -39,7 +39,11 @@ export const trpcClient = createTRPCClient<AppRouter>({
     splitLink({
       condition: (op) => op.type === "subscription",
       true: httpSubscriptionLink({ url: "/trpc", transformer: superjson }),
-      false: httpBatchLink({ url: "/trpc", transformer: superjson, fetch: (url, init) => fetch(url, { ...init, credentials: "same-origin" }) }),
+      false: httpBatchLink({
+        url: "/trpc",
+        transformer: superjson,
+        fetch: (url, init) => fetch(url, { ...init, credentials: "same-origin" }),
+      }),
     }),
   ],
 });

@@ -1,8 +1,9 @@
 // Pro ids pasted or uploaded for a new cohort: one per line or comma separated, an optional "proId"
 // header. The service's rules (1–500 ids, none repeated, each 1–200 characters) are checked here so the
 // operator sees what is wrong before anything is sent.
-export { MAX_PROS_PER_COHORT as MAX_PROS, MAX_PRO_ID_LENGTH } from "../../server/routers/restriction/limits.js";
-import { MAX_PROS_PER_COHORT as MAX_PROS, MAX_PRO_ID_LENGTH } from "../../server/routers/restriction/limits.js";
+export { MAX_PRO_ID_LENGTH, MAX_PROS_PER_COHORT as MAX_PROS } from "../../server/routers/restriction/limits.js";
+
+import { MAX_PRO_ID_LENGTH, MAX_PROS_PER_COHORT as MAX_PROS } from "../../server/routers/restriction/limits.js";
 
 export type ProIdList = {
   proIds: string[];

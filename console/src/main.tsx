@@ -2,8 +2,8 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { Router } from "wouter";
-import { queryClient } from "./api.js";
 import { App } from "./App.js";
+import { queryClient } from "./api.js";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

@@ -6,9 +6,7 @@ export type SessionUser = { id: string; email: string; name: string; role?: stri
 
 /** better-auth answers errors as `{message, code}` (or the service's envelope for its own limits). */
 async function failure(res: Response): Promise<Error> {
-  const body = (await res.json().catch(() => null)) as
-    | { message?: string; error?: { message?: string } }
-    | null;
+  const body = (await res.json().catch(() => null)) as { message?: string; error?: { message?: string } } | null;
   return new Error(body?.message ?? body?.error?.message ?? `The service answered ${res.status}`);
 }
 

@@ -1,13 +1,15 @@
 // The audit trail (docs/api.md#audit-trail): one append-only row per admin change, written in the same
 // transaction as the change; the database refuses UPDATE and DELETE on it (migration 0002's trigger).
-import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
 import { sql } from "drizzle-orm";
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { isOneOf } from "./checks.js";
 
 const tz = { withTimezone: true } as const;
 
 import { auditActions, auditTargetTypes } from "./audit-actions.js";
-export { auditActions, auditTargetTypes, type AuditAction, type AuditTargetType } from "./audit-actions.js";
+
+export { type AuditAction, type AuditTargetType, auditActions, auditTargetTypes } from "./audit-actions.js";
 
 export const auditEvents = pgTable(
   "audit_events",
@@ -63,10 +65,7 @@ export const proFlagChanges = pgTable(
     cohortId: uuid("cohort_id"),
     auditEventId: uuid("audit_event_id").notNull(),
   },
-  (t) => [
-    check("pro_flag_changes_via_valid", isOneOf(t.via, flagChangeVias)),
-    index("pro_flag_changes_pro_idx").on(t.proId, t.id.desc()),
-  ],
+  (t) => [check("pro_flag_changes_via_valid", isOneOf(t.via, flagChangeVias)), index("pro_flag_changes_pro_idx").on(t.proId, t.id.desc())],
 );
 
 /** `Idempotency-Key` of REST writes (docs/api.md#safe-retries), kept in the database so every instance sees it. */

@@ -1,5 +1,5 @@
 // CHECK constraints built from the same lists the code uses, so the database and the types cannot disagree.
-import { sql, type SQL } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 
 /** `column in ('a', 'b', …)` for a fixed list of plain words (never user input). */

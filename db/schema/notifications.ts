@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { CATEGORIES } from "../categories.js";
-import { isOneOf } from "./checks.js";
 import { users } from "./auth.js";
+import { isOneOf } from "./checks.js";
 
 const tz = { withTimezone: true } as const;
 
@@ -26,24 +26,16 @@ export const notifications = pgTable(
   (t) => [
     check("notifications_category_valid", isOneOf(t.category, CATEGORIES)),
     // The inbox: newest first, per user, optionally per category; deleted rows never listed.
-    index("notifications_inbox_idx")
-      .on(t.userId, t.dateCreated.desc(), t.id.desc())
-      .where(sql`${t.deletedAt} is null`),
+    index("notifications_inbox_idx").on(t.userId, t.dateCreated.desc(), t.id.desc()).where(sql`${t.deletedAt} is null`),
     index("notifications_inbox_category_idx")
       .on(t.userId, t.category, t.dateCreated.desc(), t.id.desc())
       .where(sql`${t.deletedAt} is null`),
     // The unread badge and read-all.
-    index("notifications_unread_idx")
-      .on(t.userId, t.category)
-      .where(sql`${t.readAt} is null and ${t.deletedAt} is null`),
+    index("notifications_unread_idx").on(t.userId, t.category).where(sql`${t.readAt} is null and ${t.deletedAt} is null`),
     // The inbox search (ILIKE '%text%' on title or body): trigram GIN indexes that also hold the user
     // (btree_gin), so one user's matches are found without reading the rest of their inbox or anyone's.
-    index("notifications_search_title_idx")
-      .using("gin", t.userId, t.title.op("gin_trgm_ops"))
-      .where(sql`${t.deletedAt} is null`),
-    index("notifications_search_body_idx")
-      .using("gin", t.userId, t.body.op("gin_trgm_ops"))
-      .where(sql`${t.deletedAt} is null`),
+    index("notifications_search_title_idx").using("gin", t.userId, t.title.op("gin_trgm_ops")).where(sql`${t.deletedAt} is null`),
+    index("notifications_search_body_idx").using("gin", t.userId, t.body.op("gin_trgm_ops")).where(sql`${t.deletedAt} is null`),
   ],
 );
 

@@ -16,9 +16,9 @@ import type { BetterAuthPlugin } from "better-auth";
 import { createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
-import { sessions, users, type AuditAction } from "../../db/schema/index.js";
+import { type AuditAction, sessions, users } from "../../db/schema/index.js";
 import { impersonatorOf } from "./impersonator.js";
-import { recordAudit, type Actor, type AuditEntry, type AuditSource } from "./record.js";
+import { type Actor, type AuditEntry, type AuditSource, recordAudit } from "./record.js";
 
 /** A user as the trail shows it: never a password or a hash (those live in accounts, not read here). */
 const userColumns = {
@@ -75,7 +75,8 @@ type Act = {
 const target = (id: string) => ({ type: "user" as const, id });
 const userBefore = (db: Db, body: Body) => userAsItIs(db, body.userId);
 /** A change to a user: the user before (read first) and after (as better-auth returned it). */
-const userChange = (returnedUser: (r: Returned) => Record<string, unknown> | undefined) =>
+const userChange =
+  (returnedUser: (r: Returned) => Record<string, unknown> | undefined) =>
   ({ before, returned }: ActInput): ActEvent | null => {
     const after = returnedUser(returned);
     return before && after ? { target: target((before as AuditedUser).id), before, after: asAudited(after) } : null;
@@ -85,7 +86,8 @@ const userChange = (returnedUser: (r: Returned) => Record<string, unknown> | und
 const acts: Record<string, Act> = {
   "/admin/create-user": {
     action: "user.create",
-    event: ({ returned }) => (returned.user ? { target: target(String(returned.user.id)), before: null, after: asAudited(returned.user) } : null),
+    event: ({ returned }) =>
+      returned.user ? { target: target(String(returned.user.id)), before: null, after: asAudited(returned.user) } : null,
   },
   "/admin/update-user": { action: "user.update", before: userBefore, event: userChange((r) => r) },
   "/admin/set-role": { action: "user.set_role", before: userBefore, event: userChange((r) => r.user) },
@@ -122,7 +124,10 @@ const acts: Record<string, Act> = {
     // The body names the session by its token, which the trail never shows: its id and user instead.
     before: async (db, body) => {
       if (typeof body.sessionToken !== "string") return null;
-      const [found] = await db.select({ id: sessions.id, userId: sessions.userId }).from(sessions).where(eq(sessions.token, body.sessionToken));
+      const [found] = await db
+        .select({ id: sessions.id, userId: sessions.userId })
+        .from(sessions)
+        .where(eq(sessions.token, body.sessionToken));
       return found ?? null;
     },
     event: ({ before }) => {
@@ -140,7 +145,11 @@ const acts: Record<string, Act> = {
     // By the admin, about the user; after: the impersonation session (never its token).
     event: ({ returned }) =>
       returned.user && returned.session
-        ? { target: target(String(returned.user.id)), before: null, after: { sessionId: returned.session.id, expiresAt: returned.session.expiresAt } }
+        ? {
+            target: target(String(returned.user.id)),
+            before: null,
+            after: { sessionId: returned.session.id, expiresAt: returned.session.expiresAt },
+          }
         : null,
   },
   "/admin/stop-impersonating": {
@@ -189,7 +198,13 @@ export function auditAdminActs(db: Db) {
             const session = ctx.context.session as ActingSession | null;
             // Refused or failed (an APIError), or no session (a server-side call): nothing to record.
             if (!session || returned === undefined || returned === null || isAPIError(returned) || typeof returned !== "object") return;
-            const event = act.event({ db, body: (ctx.body ?? {}) as Body, returned: returned as Returned, before: readBefore.get(ctx.context) ?? null, session });
+            const event = act.event({
+              db,
+              body: (ctx.body ?? {}) as Body,
+              returned: returned as Returned,
+              before: readBefore.get(ctx.context) ?? null,
+              session,
+            });
             if (!event) return;
             const { source: own, ...entry } = event;
             const source: AuditSource = {

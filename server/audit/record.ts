@@ -1,11 +1,11 @@
 // Writing the audit trail (docs/api.md#audit-trail): one event per admin change, in the change's own
 // transaction, so a change that fails or is refused leaves no event and a committed one always has one.
 import { randomUUID } from "node:crypto";
-import { getTableColumns, is, sql, type SQL } from "drizzle-orm";
-import { PgTimestamp, type PgTable } from "drizzle-orm/pg-core";
+import { getTableColumns, is, type SQL, sql } from "drizzle-orm";
+import { type PgTable, PgTimestamp } from "drizzle-orm/pg-core";
 import type { DbOrTx } from "../../db/client.js";
 import { afterCommit } from "../../db/observe.js";
-import { auditEvents, type AuditAction, type AuditTargetType } from "../../db/schema/index.js";
+import { type AuditAction, type AuditTargetType, auditEvents } from "../../db/schema/index.js";
 import { countAuditEvent } from "../observability/metrics.js";
 
 export type Actor = { id: string; email: string };
@@ -81,9 +81,7 @@ const literal = (text: string): SQL => sql.raw(`'${text.replace(/'/g, "''")}'`);
 export function recordJson(table: PgTable, row: string): SQL {
   const pairs = Object.entries(getTableColumns(table)).map(([key, column]) => {
     const value = sql`${sql.identifier(row)}.${sql.identifier(column.name)}`;
-    const json = is(column, PgTimestamp)
-      ? sql`to_char(${value} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-      : value;
+    const json = is(column, PgTimestamp) ? sql`to_char(${value} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : value;
     return sql`${literal(key)}, ${json}`;
   });
   return sql`jsonb_build_object(${sql.join(pairs, sql`, `)})`;

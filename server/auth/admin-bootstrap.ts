@@ -5,8 +5,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { users } from "../../db/schema/index.js";
 import { recordAudit } from "../audit/record.js";
+import { type BootstrapAdmin, ConfigError } from "../config.js";
 import type { Auth } from "./better-auth.js";
-import { ConfigError, type BootstrapAdmin } from "../config.js";
 
 export type BootstrapOutcome = { userId: string; email: string; created: boolean };
 
@@ -30,12 +30,16 @@ export async function ensureBootstrapAdmin(db: Db, auth: Auth, admin: BootstrapA
       // The first event of the trail: the admin made itself. better-auth writes the account in a
       // transaction of its own, so the event follows it.
       const after = { id: user.id, email: admin.email, name: admin.name, role: "admin" };
-      await recordAudit(db, { actor: { id: user.id, email: admin.email }, requestId: null }, {
-        action: "admin.bootstrap",
-        target: { type: "user", id: user.id },
-        before: null,
-        after,
-      });
+      await recordAudit(
+        db,
+        { actor: { id: user.id, email: admin.email }, requestId: null },
+        {
+          action: "admin.bootstrap",
+          target: { type: "user", id: user.id },
+          before: null,
+          after,
+        },
+      );
       return { userId: user.id, email: admin.email, created: true };
     } catch (err) {
       // Another instance starting on the same database may have made it a moment ago.

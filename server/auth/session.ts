@@ -4,14 +4,14 @@
 // fast path does not cover — cookies, unknown or expired tokens, sessions due for their daily refresh —
 // still goes to better-auth, so its rules (refresh, deleting expired sessions) stay the only ones.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, eq, gt, sql } from "drizzle-orm";
 import { fromNodeHeaders } from "better-auth/node";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { sessions, users } from "../../db/schema/index.js";
-import { SESSION_LIFETIME, type Auth } from "./better-auth.js";
 import { impersonatorOf } from "../audit/impersonator.js";
+import { type Auth, SESSION_LIFETIME } from "./better-auth.js";
 
 export type SessionUser = { id: string; name: string; email: string; role: string };
 export type SessionInfo = {
@@ -49,7 +49,13 @@ export function bearerSessionToken(authorization: string | undefined, secret: st
   const signed = decode(value);
   const split = signed.indexOf(".");
   const token = signed.slice(0, split);
-  const given = Buffer.from(signed.slice(split + 1).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_"));
+  const given = Buffer.from(
+    signed
+      .slice(split + 1)
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_"),
+  );
   const expected = Buffer.from(createHmac("sha256", secret).update(token).digest("base64url"));
   return token && given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
 }

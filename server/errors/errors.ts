@@ -94,8 +94,7 @@ export class TooManyRequestsError extends AppError {
 export const notFound = (resource: "Cohort" | "Pro" | "Notification" | "User", id: string) =>
   new AppError("NOT_FOUND", `${resource} ${id} not found`);
 
-export const validationError = (message: string, details?: FieldIssue[]) =>
-  new AppError("VALIDATION_ERROR", message, details);
+export const validationError = (message: string, details?: FieldIssue[]) => new AppError("VALIDATION_ERROR", message, details);
 
 export const forbidden = (message = "Access denied") => new AppError("FORBIDDEN", message);
 

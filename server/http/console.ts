@@ -10,14 +10,12 @@ import { sendError } from "../rest/errors.js";
 
 export const defaultConsoleDir = join(projectRoot, "console", "dist");
 
-const NOT_BUILT =
-  "The operator console is not built: run `npm run build:console` (npm install does it) and restart the service.";
+const NOT_BUILT = "The operator console is not built: run `npm run build:console` (npm install does it) and restart the service.";
 
 export async function registerConsole(app: FastifyInstance, dir = defaultConsoleDir): Promise<void> {
   if (!existsSync(join(dir, "index.html"))) {
     app.log.warn(NOT_BUILT);
-    const notBuilt = (_req: unknown, reply: FastifyReply) =>
-      reply.status(503).type("text/plain; charset=utf-8").send(NOT_BUILT);
+    const notBuilt = (_req: unknown, reply: FastifyReply) => reply.status(503).type("text/plain; charset=utf-8").send(NOT_BUILT);
     app.get("/console", notBuilt);
     app.get("/console/*", notBuilt);
     return;

@@ -6,7 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
 import { idempotencyKeys } from "../../db/schema/index.js";
 import type { Auth } from "../auth/better-auth.js";
+import { sessionResolver } from "../auth/session.js";
 import { AppError, IdempotencyKeyReusedError, validationError } from "../errors/errors.js";
+import { sendError } from "../rest/errors.js";
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_LIFETIME_MS,
@@ -16,8 +18,6 @@ import {
   takesIdempotencyKey,
   wellFormedKey,
 } from "./idempotency-key.js";
-import { sendError } from "../rest/errors.js";
-import { sessionResolver } from "../auth/session.js";
 
 /** The row a request holds while it runs; its expiry (set here, to the millisecond) tells it from a later claim. */
 type Claim = { userId: string; key: string; expiresAt: Date };
@@ -47,7 +47,10 @@ async function claimKey(db: Db, claim: Claim, fingerprint: string, now: Date): P
     .onConflictDoUpdate({ target: [t.userId, t.key], set: fresh, setWhere: lt(t.expiresAt, now) })
     .returning({ key: t.key });
   if (won.length) return null;
-  const [row] = await db.select().from(t).where(and(eq(t.userId, claim.userId), eq(t.key, claim.key)));
+  const [row] = await db
+    .select()
+    .from(t)
+    .where(and(eq(t.userId, claim.userId), eq(t.key, claim.key)));
   return row;
 }
 

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { getTableName } from "drizzle-orm";
 import type { Sql } from "postgres";
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import type { DbHandle } from "../../db/client.js";
 import { rateLimits } from "../../db/schema/index.js";
 

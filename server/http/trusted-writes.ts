@@ -11,7 +11,7 @@ const SESSION_COOKIE = /(?:^|;)\s*(?:__Secure-)?better-auth\.session_token=/;
 export type WriteVerdict = "allowed" | "untrusted-origin" | "not-json";
 
 /** The media type of a Content-Type header, lower-cased, without its parameters. */
-export const mediaType = (contentType: string | undefined) => contentType?.split(";", 1)[0]!.trim().toLowerCase();
+export const mediaType = (contentType: string | undefined) => contentType?.split(";", 1)[0]?.trim().toLowerCase();
 
 /** Whether the request carries a body (a length above 0, or a chunked one). */
 const hasBody = (request: FastifyRequest) =>
@@ -28,8 +28,7 @@ export function judgeWrite(request: FastifyRequest, isTrustedOrigin: (origin: st
   const { cookie, authorization, origin } = request.headers;
   if (cookie && !authorization && SESSION_COOKIE.test(cookie)) {
     const trusted =
-      (typeof origin === "string" && origin !== "null" && isTrustedOrigin(origin)) ||
-      request.headers["sec-fetch-site"] === "same-origin";
+      (typeof origin === "string" && origin !== "null" && isTrustedOrigin(origin)) || request.headers["sec-fetch-site"] === "same-origin";
     if (!trusted) return "untrusted-origin";
   }
   if (hasBody(request) && mediaType(request.headers["content-type"]) !== "application/json") return "not-json";

@@ -6,8 +6,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db, DbHandle } from "../../db/client.js";
 import type { Context } from "../context.js";
 import { AppError } from "../errors/errors.js";
-import { sendError } from "../rest/errors.js";
 import { streamOpened } from "../observability/metrics.js";
+import { sendError } from "../rest/errors.js";
 import { countUnread } from "../routers/notifications/inbox.js";
 import { createUnreadHub, type UnreadHub } from "./unread-hub.js";
 
@@ -78,7 +78,10 @@ export function registerUnreadCountStream(
       remove();
       if (open) raw.end();
     };
-    const send = (count: number) => (open ? raw.write(unreadCountEvent(count)) : void (heldCount = count));
+    const send = (count: number) => {
+      if (open) raw.write(unreadCountEvent(count));
+      else heldCount = count;
+    };
     const remove = hub.add({ userId: user.id, sessionId: session.id, send, close: end });
     let first: number;
     try {

@@ -17,7 +17,15 @@ export async function* unreadCountEvents({ ctx, signal }: { ctx: AuthedContext; 
     wake();
   };
   // Following starts before the first read, as in the REST stream, so no change falls between the two.
-  const remove = hub.add({ userId: ctx.user.id, sessionId: ctx.session.id, send: (count) => ((latest = count), wake()), close: stop });
+  const remove = hub.add({
+    userId: ctx.user.id,
+    sessionId: ctx.session.id,
+    send: (count) => {
+      latest = count;
+      wake();
+    },
+    close: stop,
+  });
   const cancelExpiry = onSessionExpiry(ctx.session.expiresAt, stop);
   signal?.addEventListener("abort", stop);
   const counted = streamOpened();

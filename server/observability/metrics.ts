@@ -4,10 +4,10 @@
 // "metric already registered"; a test reads differences, not absolute values.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { isQueryTimeout } from "../../db/errors.js";
 import type { DbObserver, DbWorkKind } from "../../db/observe.js";
-import { auditActions, type AuditAction } from "../../db/schema/index.js";
+import { type AuditAction, auditActions } from "../../db/schema/index.js";
 import type { PushDeliveryResult } from "../push/answer.js";
 
 export const registry = new Registry();

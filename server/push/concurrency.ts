@@ -1,10 +1,6 @@
 // Runs an async function over many items with at most `limit` in flight, keeping the input order.
 
-export async function mapWithConcurrency<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
+export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   // Each worker takes the next index until none is left; JS is single-threaded, so `next++` is safe.

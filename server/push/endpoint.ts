@@ -23,7 +23,7 @@ function carriedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
   if (address.isIPv4MappedAddress()) return address.toIPv4Address();
   const parts = address.parts;
   const compatible = parts.slice(0, 6).every((p) => p === 0) && (parts[6] !== 0 || parts[7]! > 1);
-  return compatible ? ipaddr.fromByteArray(address.toByteArray().slice(12)) as ipaddr.IPv4 : null;
+  return compatible ? (ipaddr.fromByteArray(address.toByteArray().slice(12)) as ipaddr.IPv4) : null;
 }
 
 /**

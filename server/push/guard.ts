@@ -1,6 +1,6 @@
 // Name resolution for push delivery: a name is checked at connect time, with the very addresses the
 // connection will use, so a name that resolves inside the network later (DNS rebinding) is refused too.
-import { lookup as systemLookup, type LookupAddress } from "node:dns";
+import { type LookupAddress, lookup as systemLookup } from "node:dns";
 import type { LookupFunction } from "node:net";
 import { bareHost, isPublicAddress } from "./endpoint.js";
 
@@ -58,7 +58,7 @@ export async function resolvesInsideNetwork(endpoint: string, lookup: Lookup, ti
   });
   try {
     const addresses = await Promise.race([resolveAll(lookup, host).catch(() => null), timeout]);
-    return addresses !== null && addresses.some((a) => !isPublicAddress(a.address));
+    return (addresses ?? []).some((a) => !isPublicAddress(a.address));
   } finally {
     clearTimeout(timer);
   }

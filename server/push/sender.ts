@@ -6,10 +6,10 @@ import { Agent, fetch } from "undici";
 import webpush from "web-push";
 import type { Vapid } from "../config.js";
 import { countPushDelivery } from "../observability/metrics.js";
-import { judgePushAnswer, pushDeliveryResult, type PushAnswer } from "./answer.js";
+import { judgePushAnswer, type PushAnswer, pushDeliveryResult } from "./answer.js";
 import { mapWithConcurrency } from "./concurrency.js";
-import { endpointProblem, isForbiddenHost, type EndpointPolicy } from "./endpoint.js";
-import { AddressNotAllowedError, defaultLookup, guardedLookup, resolvesInsideNetwork, type Lookup } from "./guard.js";
+import { type EndpointPolicy, endpointProblem, isForbiddenHost } from "./endpoint.js";
+import { AddressNotAllowedError, defaultLookup, guardedLookup, type Lookup, resolvesInsideNetwork } from "./guard.js";
 
 export type PushPayload = { title: string; body: string | null; url: string | null };
 export type PushTarget = { id: string; endpoint: string; p256dh: string; auth: string };
@@ -71,11 +71,11 @@ export function createPushService(options: PushServiceOptions): PushService {
     };
     let request: ReturnType<typeof webpush.generateRequestDetails>;
     try {
-      request = webpush.generateRequestDetails(
-        { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
-        body,
-        { vapidDetails: vapid, TTL: ttl, contentEncoding: "aes128gcm" },
-      );
+      request = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, body, {
+        vapidDetails: vapid,
+        TTL: ttl,
+        contentEncoding: "aes128gcm",
+      });
     } catch (err) {
       // Keys the browser never produced (wrong length, not base64url) cannot be encrypted to.
       return fail(`Cannot encrypt for this subscription: ${(err as Error).message}`);

@@ -7,19 +7,16 @@ import type { Context } from "../context.js";
 import { validationError, zodDetails } from "../errors/errors.js";
 import { appRouter, inputSchemaOf } from "../routers/index.js";
 import { sendError } from "./errors.js";
-import { readQuery, type QueryInput } from "./query.js";
+import { type QueryInput, readQuery } from "./query.js";
 import type { RestRoute } from "./routes.js";
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The JSON body as an object; {} when there is none. */
 function bodyObject(request: FastifyRequest): Record<string, unknown> {
   const body = request.body ?? {};
   if (!isPlainObject(body)) {
-    throw validationError("Request body must be a JSON object", [
-      { field: "(body)", message: "expected a JSON object" },
-    ]);
+    throw validationError("Request body must be a JSON object", [{ field: "(body)", message: "expected a JSON object" }]);
   }
   return body;
 }
@@ -56,7 +53,9 @@ function refuseBadRepeats(route: RestRoute, input: unknown, repeats: QueryInput[
   const seen = new Set<string>();
   const distinct = issues.filter((issue) => {
     const key = `${issue.path.join(".")}|${issue.message}`;
-    return seen.has(key) ? false : (seen.add(key), true);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
   // As the procedure's own parse would answer (error-mapper.ts), with every candidate's issues.
   if (distinct.length) throw validationError("Invalid input", zodDetails({ issues: distinct }));

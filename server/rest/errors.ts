@@ -2,7 +2,7 @@
 // HTTP status, from whatever was thrown.
 import type { FastifyReply } from "fastify";
 import { toAppError } from "../errors/error-mapper.js";
-import { TooManyRequestsError, VapidNotConfiguredError, type AppError, type ErrorKind, type FieldIssue } from "../errors/errors.js";
+import { type AppError, type ErrorKind, type FieldIssue, TooManyRequestsError, VapidNotConfiguredError } from "../errors/errors.js";
 
 export type ErrorBody = {
   success: false;

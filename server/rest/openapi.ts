@@ -1,14 +1,18 @@
 // The OpenAPI 3.1 document of the REST surface, generated from the route table and the procedures'
 // zod input schemas, so the reference cannot drift from what the adapter serves.
 import { z } from "zod";
-import { inputSchemaOf } from "../routers/index.js";
 import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from "../http/idempotency-key.js";
-import { restRoutes, type RestRoute } from "./routes.js";
+import { inputSchemaOf } from "../routers/index.js";
+import { type RestRoute, restRoutes } from "./routes.js";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
 
 const tagOf = (path: string) =>
-  path.startsWith("/api/admin/restriction") ? "Restriction administration" : path.startsWith("/api/admin/audit") ? "Audit" : "Notifications";
+  path.startsWith("/api/admin/restriction")
+    ? "Restriction administration"
+    : path.startsWith("/api/admin/audit")
+      ? "Audit"
+      : "Notifications";
 
 const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 
@@ -32,7 +36,13 @@ const idempotencyKeyParameter = {
   in: "header",
   required: false,
   description: IDEMPOTENCY_KEY_DESCRIPTION,
-  schema: { type: "string", minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source, description: IDEMPOTENCY_KEY_DESCRIPTION },
+  schema: {
+    type: "string",
+    minLength: 1,
+    maxLength: 255,
+    pattern: IDEMPOTENCY_KEY_PATTERN.source,
+    description: IDEMPOTENCY_KEY_DESCRIPTION,
+  },
 };
 
 const replayedHeader = {
@@ -93,12 +103,7 @@ function operation(route: RestRoute) {
         ...(retriable ? { headers: replayedHeader } : {}),
         content: { "application/json": { schema: { $ref: "#/components/schemas/Success" } } },
       },
-      ...Object.fromEntries(
-        errorCodes.map((code) => [
-          code,
-          { $ref: `#/components/responses/E${code}` },
-        ]),
-      ),
+      ...Object.fromEntries(errorCodes.map((code) => [code, { $ref: `#/components/responses/E${code}` }])),
     },
   };
 }
@@ -120,7 +125,8 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes) 
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, "{$1}");
-    (paths[path] ??= {})[route.method.toLowerCase()] = operation(route);
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operation(route);
   }
   return {
     openapi: "3.1.0",

@@ -19,9 +19,9 @@ type QueryFieldFor<T> = [Exclude<T, undefined>] extends [number]
 type QueryFields<I> = { [K in keyof I & string]-?: QueryFieldFor<I[K]> };
 
 /** A path with a `:key` parameter for every one of the keys. */
-type PathNaming<K extends string> = (
-  K extends string ? (path: `${string}/:${K}` | `${string}/:${K}/${string}`) => void : never
-) extends (path: infer Every) => void
+type PathNaming<K extends string> = (K extends string ? (path: `${string}/:${K}` | `${string}/:${K}/${string}`) => void : never) extends (
+  path: infer Every,
+) => void
   ? Every
   : never;
 
@@ -30,13 +30,12 @@ type PathNaming<K extends string> = (
  * ("body") or the query string's ("query", read as `query` says), or the path parameters alone ("path",
  * so the path names every field). Omitted exactly when the procedure takes no input.
  */
-type InputSource<P extends ProcedurePath, I = Exclude<ProcedureInput<P>, void | undefined>> =
-  [ProcedureInput<P>] extends [void]
-    ? { input?: never; query?: never }
-    :
-        | { input: "body"; query?: never }
-        | { input: "path"; path: PathNaming<keyof I & string>; query?: never }
-        | { input: "query"; query: QueryFields<I> };
+type InputSource<P extends ProcedurePath, I = Exclude<ProcedureInput<P>, void | undefined>> = [ProcedureInput<P>] extends [void]
+  ? { input?: never; query?: never }
+  :
+      | { input: "body"; query?: never }
+      | { input: "path"; path: PathNaming<keyof I & string>; query?: never }
+      | { input: "query"; query: QueryFields<I> };
 
 type RouteTo<P extends ProcedurePath> = {
   method: IsQuery<P> extends true ? "GET" : Exclude<Method, "GET">;

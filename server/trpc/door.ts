@@ -6,28 +6,28 @@
 // gives that shape, the transformer. Anything else (batches, streaming, subscriptions, HEAD, a wrong
 // method, an unknown path, input that does not parse) goes to tRPC's handler unchanged.
 // test/integration/trpc-door.test.ts compares both handlers' answers call by call.
-import { callTRPCProcedure, type AnyTRPCRouter } from "@trpc/server";
-import type { Context } from "../context.js";
-import { AppError } from "../errors/errors.js";
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "../http/json-depth.js";
-import { toAppError } from "../errors/error-mapper.js";
-import { errorHeaders } from "../rest/errors.js";
-import type { AppRouter } from "../routers/index.js";
-import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
+import { type AnyTRPCRouter, callTRPCProcedure } from "@trpc/server";
+import { type FastifyTRPCPluginOptions, fastifyRequestHandler } from "@trpc/server/adapters/fastify";
 import {
   getErrorShape,
   getHTTPStatusCode,
   getTRPCErrorFromUnknown,
-  transformTRPCResponse,
   type TRPCError,
+  transformTRPCResponse,
 } from "@trpc/server/unstable-core-do-not-import";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Context } from "../context.js";
+import { toAppError } from "../errors/error-mapper.js";
+import { AppError } from "../errors/errors.js";
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "../http/json-depth.js";
+import { errorHeaders } from "../rest/errors.js";
+import type { AppRouter } from "../routers/index.js";
 
 type DoorOptions = Omit<FastifyTRPCPluginOptions<AppRouter>["trpcOptions"], "responseMeta">;
 
 /** Headers an answer with these errors carries: a rate limit's Retry-After, as on REST. */
 export const trpcErrorHeaders = (errors: readonly TRPCError[]) =>
-  errors.reduce<Record<string, string>>((all, e) => ({ ...all, ...errorHeaders(toAppError(e)) }), {});
+  Object.assign({}, ...errors.map((e) => errorHeaders(toAppError(e)))) as Record<string, string>;
 
 type SingleCall = { path: string; type: "query" | "mutation"; input: unknown };
 
@@ -69,12 +69,7 @@ export function singleCall(
   return null;
 }
 
-async function answer(
-  options: DoorOptions,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  call: SingleCall,
-) {
+async function answer(options: DoorOptions, request: FastifyRequest, reply: FastifyReply, call: SingleCall) {
   const { router } = options;
   const config = router._def._config;
   let ctx: Context | undefined;
@@ -98,13 +93,15 @@ async function answer(
     json = { error: getErrorShape({ config, ctx, error, input: call.input, path: call.path, type: call.type }) };
   }
   const errors = error ? [error] : [];
-  return reply
-    .status(getHTTPStatusCode(json, errors))
-    .header("vary", VARY)
-    .headers(trpcErrorHeaders(errors))
-    .header("content-type", "application/json")
-    // A Buffer: Fastify would add "; charset=utf-8" to a string, which tRPC's answers do not carry.
-    .send(Buffer.from(JSON.stringify(transformTRPCResponse(config, json))));
+  return (
+    reply
+      .status(getHTTPStatusCode(json, errors))
+      .header("vary", VARY)
+      .headers(trpcErrorHeaders(errors))
+      .header("content-type", "application/json")
+      // A Buffer: Fastify would add "; charset=utf-8" to a string, which tRPC's answers do not carry.
+      .send(Buffer.from(JSON.stringify(transformTRPCResponse(config, json))))
+  );
 }
 
 const tooDeep = () => new AppError("VALIDATION_ERROR", `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);

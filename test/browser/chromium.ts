@@ -1,6 +1,6 @@
 // Which Chromium the browser tests drive: Debian's (apt-get install chromium), never a downloaded one.
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 

@@ -15,7 +15,10 @@ describe.skipIf(!chromiumFound())("operator console", () => {
   /** Cohort 900, already active, shares pro-b001 with the cohort the operator makes. */
   async function seed() {
     admin = await h.app().signUp({ admin: true, name: "Olivia Operator" });
-    await h.app().db.db.insert(pros).values(["pro-b001", "pro-b002", "pro-b003"].map((id) => ({ id, name: `Pro ${id}` })));
+    await h
+      .app()
+      .db.db.insert(pros)
+      .values(["pro-b001", "pro-b002", "pro-b003"].map((id) => ({ id, name: `Pro ${id}` })));
     const api = h.app().caller(admin).restriction;
     const other = await api.createCohort({ cohortNumber: 900, proIds: ["pro-b001"] });
     await api.checkGates({ id: other.id, responseRate: 0.9, comparisonsDone: 80, legalSignoff: true });
@@ -117,7 +120,11 @@ describe.skipIf(!chromiumFound())("operator console", () => {
   test("the confirmation dialog shows the preview's counts, then activates", async () => {
     const page = h.page();
     await page.getByRole("button", { name: "Preview activation…" }).click();
-    const count = (label: string) => dialog().getByRole("row", { name: new RegExp(`^${label}`) }).getByRole("cell").first();
+    const count = (label: string) =>
+      dialog()
+        .getByRole("row", { name: new RegExp(`^${label}`) })
+        .getByRole("cell")
+        .first();
     await count("Turn on").waitFor();
     expect(await count("Turn on").textContent()).toBe("4");
     expect(await count("Unchanged").textContent()).toBe("1");
@@ -172,7 +179,9 @@ describe.skipIf(!chromiumFound())("operator console", () => {
     await page.getByRole("link", { name: "Cohort 7" }).click();
     await page.getByRole("button", { name: "Preview rollback…" }).click();
     await dialog().getByText("1 pro of this cohort is also in another active cohort").waitFor();
-    await dialog().getByLabel(/^Reason/).fill("complaints from pros");
+    await dialog()
+      .getByLabel(/^Reason/)
+      .fill("complaints from pros");
     await h.screenshot("09-rollback-dialog", { viewport: true });
     await dialog().getByRole("button", { name: "Roll back" }).click();
     await page.getByText("Cohort 7 rolled back.").waitFor();
@@ -190,7 +199,10 @@ describe.skipIf(!chromiumFound())("operator console", () => {
     await page.getByText("In-app notification created").waitFor();
     expect(await h.app().caller(admin).notifications.unreadCount()).toEqual({ count: before + 1 });
     // The header's badge follows it, with no reload.
-    await page.getByRole("status", { name: /unread notifications/ }).filter({ hasText: `${before + 1} unread` }).waitFor();
+    await page
+      .getByRole("status", { name: /unread notifications/ })
+      .filter({ hasText: `${before + 1} unread` })
+      .waitFor();
 
     await page.getByRole("button", { name: "Send push" }).click();
     await page.getByRole("alert").getByText("VAPID not configured").waitFor();

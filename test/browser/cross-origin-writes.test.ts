@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { afterAll, describe, expect, test } from "vitest";
-import { TEST_PASSWORD, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
+import { type TestUser, uniqueCohortNumber } from "../helpers/app.js";
 import { chromiumFound } from "./chromium.js";
 import { useConsole } from "./harness.js";
 
@@ -123,19 +123,22 @@ describe.skipIf(!chromiumFound())("writes with the session cookie from another o
   });
 
   test("a credentialed JSON fetch is stopped by the CORS preflight, and would be refused after it", async () => {
-    const outcome = await attacker.evaluate(async ([url, id]) => {
-      try {
-        const res = await fetch(url!, {
-          method: "POST",
-          credentials: "include",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ id }),
-        });
-        return `answered ${res.status}`;
-      } catch (err) {
-        return String(err);
-      }
-    }, [`${h.origin()}${cohortPath()}/activate`, cohort.id]);
+    const outcome = await attacker.evaluate(
+      async ([url, id]) => {
+        try {
+          const res = await fetch(url!, {
+            method: "POST",
+            credentials: "include",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ id }),
+          });
+          return `answered ${res.status}`;
+        } catch (err) {
+          return String(err);
+        }
+      },
+      [`${h.origin()}${cohortPath()}/activate`, cohort.id],
+    );
     expect(outcome).toBe("TypeError: Failed to fetch");
     // Only the preflight reached the service; the POST was never sent.
     expect(answered("OPTIONS", `${cohortPath()}/activate`)).toHaveLength(1);
@@ -160,7 +163,9 @@ describe.skipIf(!chromiumFound())("writes with the session cookie from another o
     expect(await auditActions()).toEqual(["cohort.activate", "cohort.check_gates", "cohort.create"]);
     // The console's tRPC mutation: the session cookie, from its own origin.
     const mutation = seen.filter((r) => r.method === "POST" && r.path.startsWith("/trpc/restriction.activateCohort?"));
-    expect(mutation).toMatchObject([{ status: 200, origin: h.origin(), fetchSite: "same-origin", cookie: expect.stringMatching(/session_token/) }]);
+    expect(mutation).toMatchObject([
+      { status: 200, origin: h.origin(), fetchSite: "same-origin", cookie: expect.stringMatching(/session_token/) },
+    ]);
   });
 
   test("and a same-origin fetch from the console's page may roll back with the cookie", async () => {

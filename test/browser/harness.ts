@@ -1,7 +1,7 @@
 // One listening app (test/helpers/app.ts, on TEST_DB's database) and one Chromium page per test file,
 // with the console built by global-setup.ts. Screenshots go to test/browser/screenshots/ (git-ignored).
 import { mkdirSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";

@@ -3,7 +3,7 @@
 // linked to /console/pros/pro%3D1 and read the id back through wouter's decodeURI, which leaves %3D, %2F,
 // %3F, %23, %26 and %2B escaped: `pro=1` opened a pro named `pro%3D1` that was never set.
 import { describe, expect, test } from "vitest";
-import { TEST_PASSWORD, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
+import { type TestUser, uniqueCohortNumber } from "../helpers/app.js";
 import { chromiumFound } from "./chromium.js";
 import { useConsole } from "./harness.js";
 

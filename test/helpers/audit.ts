@@ -2,14 +2,15 @@
 import { asc, gt, max } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { auditEvents } from "../../db/schema/index.js";
-import { toAuditEvent, type AuditEvent } from "../../server/routers/audit/events.js";
+import { type AuditEvent, toAuditEvent } from "../../server/routers/audit/events.js";
 
 /** A mark before an action; `since()` then lists the events written after it, oldest first. */
 export async function auditMark(db: Db): Promise<{ since(): Promise<AuditEvent[]> }> {
   const [row] = await db.select({ seq: max(auditEvents.seq) }).from(auditEvents);
   const mark = row?.seq ?? 0;
   return {
-    since: async () => (await db.select().from(auditEvents).where(gt(auditEvents.seq, mark)).orderBy(asc(auditEvents.seq))).map(toAuditEvent),
+    since: async () =>
+      (await db.select().from(auditEvents).where(gt(auditEvents.seq, mark)).orderBy(asc(auditEvents.seq))).map(toAuditEvent),
   };
 }
 

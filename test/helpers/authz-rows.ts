@@ -5,8 +5,8 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { notifications, pushSubscriptions } from "../../db/schema/index.js";
-import { uniqueCohortNumber, type TestApp, type TestUser } from "./app.js";
-import { freshId, insertCohort, PUSH_KEYS, registeredPro, type Personas } from "./fixtures.js";
+import { type TestApp, type TestUser, uniqueCohortNumber } from "./app.js";
+import { freshId, insertCohort, type Personas, PUSH_KEYS, registeredPro } from "./fixtures.js";
 import type { Json, ProcedurePath, WireOutput } from "./rest.js";
 
 /** Every kind of caller: no credentials, an expired session, a forged token, and three signed-in people. */
@@ -60,7 +60,9 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
   const freshEndpoint = () => `https://push.invalid/${randomBytes(8).toString("hex")}`;
 
   async function subscriptionOf(owner: TestUser) {
-    const { subscription } = await context().app.caller(owner).notifications.subscribe({ endpoint: freshEndpoint(), ...PUSH_KEYS });
+    const { subscription } = await context()
+      .app.caller(owner)
+      .notifications.subscribe({ endpoint: freshEndpoint(), ...PUSH_KEYS });
     return subscription;
   }
 
@@ -83,7 +85,11 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
    * list and listSubscriptions: the subject's record (made by `recordOf`) is listed for the subject and never
    * for `other`, whose list shows only its own.
    */
-  const listsOwnOnly = <Data>(recordOf: (owner: TestUser) => Promise<string>, idsOf: (data: Data) => string[], input?: Json): ProcedureRow<Data> => ({
+  const listsOwnOnly = <Data>(
+    recordOf: (owner: TestUser) => Promise<string>,
+    idsOf: (data: Data) => string[],
+    input?: Json,
+  ): ProcedureRow<Data> => ({
     access: "user",
     prepare: async ({ as, subject }) => {
       const id = await recordOf(subject);
@@ -125,7 +131,10 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
     "restriction.rollbackPro": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
     "restriction.listGateChecks": {
       access: "admin",
-      prepare: async () => ({ input: { id: (await insertCohort(db(), { passingCheck: true })).id }, after: (data) => expect(data).toHaveLength(1) }),
+      prepare: async () => ({
+        input: { id: (await insertCohort(db(), { passingCheck: true })).id },
+        after: (data) => expect(data).toHaveLength(1),
+      }),
     },
     "restriction.previewCohort": {
       access: "admin",
@@ -135,7 +144,10 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
       }),
     },
     "restriction.proHistory": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
-    "audit.list": { access: "admin", prepare: async () => ({ input: { limit: 1 }, after: (data) => expect(data.events.length).toBeLessThanOrEqual(1) }) },
+    "audit.list": {
+      access: "admin",
+      prepare: async () => ({ input: { limit: 1 }, after: (data) => expect(data.events.length).toBeLessThanOrEqual(1) }),
+    },
 
     "notifications.list": listsOwnOnly(notificationOf, (data) => data.notifications.map((n) => n.id), {}),
     "notifications.unreadCount": {
@@ -214,7 +226,9 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
         // The first event is the caller's own count: `other` owns none of the subject's notifications.
         // A subscription's output type is its stream; a cell sees the first event.
         const first = (data: unknown) => data as { count: number };
-        return { after: (data) => (as === "other" ? expect(first(data)).toEqual({ count: 0 }) : expect(first(data).count).toBeGreaterThan(0)) };
+        return {
+          after: (data) => (as === "other" ? expect(first(data)).toEqual({ count: 0 }) : expect(first(data).count).toBeGreaterThan(0)),
+        };
       },
     },
     "notifications.vapidPublicKey": {
@@ -252,7 +266,7 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`GET ${R}/cohorts/:id/preview`]: { procedure: "restriction.previewCohort", status: 200 },
   [`GET ${R}/:proId`]: { procedure: "restriction.getPro", status: 200 },
   [`GET ${R}/:proId/history`]: { procedure: "restriction.proHistory", status: 200 },
-  [`GET /api/admin/audit`]: { procedure: "audit.list", status: 200 },
+  "GET /api/admin/audit": { procedure: "audit.list", status: 200 },
   [`POST ${R}/:proId/activate`]: { procedure: "restriction.activatePro", status: 200 },
   [`POST ${R}/:proId/rollback`]: { procedure: "restriction.rollbackPro", status: 200 },
   [`GET ${N}`]: { procedure: "notifications.list", status: 200 },

@@ -249,7 +249,8 @@ export function segments(known: string[], uuids: boolean): fc.Arbitrary<Segment>
   if (known.length) {
     arbitraries.push({ weight: 3, arbitrary: fc.constantFrom(...known).map((id) => ({ ...encode(id), known: true })) });
     // PostgreSQL reads a UUID in any case.
-    if (uuids) arbitraries.push({ weight: 1, arbitrary: fc.constantFrom(...known).map((id) => ({ ...encode(id.toUpperCase()), known: true })) });
+    if (uuids)
+      arbitraries.push({ weight: 1, arbitrary: fc.constantFrom(...known).map((id) => ({ ...encode(id.toUpperCase()), known: true })) });
   }
   return fc.oneof(...arbitraries);
 }
@@ -261,7 +262,10 @@ export type QueryCase = { text: string; bad: string[] };
  * in `valid` or `invalid`, so no raw junk is generated for it (an enum, a number or a date, where junk is
  * simply invalid and says nothing new).
  */
-export type QueryModel = Record<string, { valid: fc.Arbitrary<string>; invalid?: fc.Arbitrary<string>; required?: boolean; exact?: boolean }>;
+export type QueryModel = Record<
+  string,
+  { valid: fc.Arbitrary<string>; invalid?: fc.Arbitrary<string>; required?: boolean; exact?: boolean }
+>;
 
 export const PAGE_VALUES = [
   "0",
@@ -300,7 +304,10 @@ export function queryCases(model: QueryModel): fc.Arbitrary<QueryCase> {
     }),
     // Raw, as a client might send them: odd keys, repeated keys, %-escapes that do not decode.
     fc
-      .tuple(fc.constantFrom("__proto__", "constructor", "page%5B%5D", "search%5B0%5D", "", "%00", "a%zz", ...junkNames), fc.constantFrom("%", "%zz", "%ED%A0%80", "=", "", "%C0%AF"))
+      .tuple(
+        fc.constantFrom("__proto__", "constructor", "page%5B%5D", "search%5B0%5D", "", "%00", "a%zz", ...junkNames),
+        fc.constantFrom("%", "%zz", "%ED%A0%80", "=", "", "%C0%AF"),
+      )
       .map(([key, raw]) => ({ key, raw, bad: false })),
     fc.tuple(extraKey, text(20)).map(([key, v]) => ({ key: encode(key).raw, raw: encode(v).raw, bad: false })),
   );

@@ -2,8 +2,11 @@
 // takes, and for each the values it must accept and the values it must refuse naming the field.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
+import { auditActions, auditTargetTypes } from "../../db/schema/index.js";
+import { encodeCursor } from "../../server/routers/audit/cursor.js";
 import type { TestUser } from "./app.js";
 import {
+  type BodyModel,
   bad,
   badLate,
   deepJson,
@@ -11,17 +14,14 @@ import {
   j,
   nonBlank,
   PAGE_VALUES,
+  type QueryModel,
+  type Segment,
   segments,
   storable,
   text,
   times,
   validOf,
-  type BodyModel,
-  type QueryModel,
-  type Segment,
 } from "./bad-input-arbitraries.js";
-import { auditActions, auditTargetTypes } from "../../db/schema/index.js";
-import { encodeCursor } from "../../server/routers/audit/cursor.js";
 import { keyOfLength } from "./fixtures.js";
 
 export const R = "/api/admin/restriction";
@@ -53,25 +53,51 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
 
   /** `stored`: the fields that reach the database, where a NUL must be refused like any other bad value. */
   const testNotification = (targets: () => string[], stored: string[]): BodyModel => {
-    const refused = (name: string, ...values: unknown[]) =>
-      stored.includes(name) ? bad(...values, "a\u0000b") : bad(...values);
+    const refused = (name: string, ...values: unknown[]) => (stored.includes(name) ? bad(...values, "a\u0000b") : bad(...values));
     return {
-      type: { required: true, valid: text(100).filter((s) => nonBlank(s) && storable(s)).map(j), invalid: refused("type", "", "   ", times("t", 101), 5, null, [], {}) },
-      title: { required: true, valid: text(200).filter((s) => nonBlank(s) && storable(s)).map(j), invalid: refused("title", "", "\t", times("t", 201), 5, null, ["t"]) },
+      type: {
+        required: true,
+        valid: text(100)
+          .filter((s) => nonBlank(s) && storable(s))
+          .map(j),
+        invalid: refused("type", "", "   ", times("t", 101), 5, null, [], {}),
+      },
+      title: {
+        required: true,
+        valid: text(200)
+          .filter((s) => nonBlank(s) && storable(s))
+          .map(j),
+        invalid: refused("title", "", "\t", times("t", 201), 5, null, ["t"]),
+      },
       targetUserId: {
         required: true,
-        valid: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...targets()) }, { weight: 1, arbitrary: text(200).filter((s) => nonBlank(s) && storable(s)) }).map(j),
+        valid: fc
+          .oneof(
+            { weight: 3, arbitrary: fc.constantFrom(...targets()) },
+            { weight: 1, arbitrary: text(200).filter((s) => nonBlank(s) && storable(s)) },
+          )
+          .map(j),
         invalid: refused("targetUserId", "", " ", times("u", 201), 5, null, {}),
       },
-      body: { valid: fc.oneof(fc.constant(null), text(2000).filter(storable)).map(j), invalid: refused("body", times("b", 2001), 5, [], {}, true) },
-      url: { valid: fc.oneof(fc.constant(null), text(2048).filter(storable), fc.webUrl()).map(j), invalid: bad(times("u", 2049), 5, [], true) },
+      body: {
+        valid: fc.oneof(fc.constant(null), text(2000).filter(storable)).map(j),
+        invalid: refused("body", times("b", 2001), 5, [], {}, true),
+      },
+      url: {
+        valid: fc.oneof(fc.constant(null), text(2048).filter(storable), fc.webUrl()).map(j),
+        invalid: bad(times("u", 2049), 5, [], true),
+      },
     };
   };
 
   const auditQuery = (): QueryModel => {
     const exactText = (valid: fc.Arbitrary<string>, invalid: fc.Arbitrary<string>) => ({ exact: true, valid, invalid });
-    const enumOf = (values: readonly string[]) => exactText(fc.constantFrom(...values), fc.constantFrom("", "nope", values[0]!.toUpperCase(), `${values[0]} `));
-    const id = exactText(text(200).filter((s) => nonBlank(s) && storable(s)), fc.constantFrom("", times("i", 201), "a\u0000b"));
+    const enumOf = (values: readonly string[]) =>
+      exactText(fc.constantFrom(...values), fc.constantFrom("", "nope", values[0]!.toUpperCase(), `${values[0]} `));
+    const id = exactText(
+      text(200).filter((s) => nonBlank(s) && storable(s)),
+      fc.constantFrom("", times("i", 201), "a\u0000b"),
+    );
     const instant = exactText(
       fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString()),
       fc.constantFrom("", "yesterday", "2026-11-21", "2026-13-01T00:00:00Z", "1700000000", "2026-11-21T10:00:00"),
@@ -150,7 +176,7 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
     },
     [`GET ${R}/:proId`]: { params: { proId } },
     [`GET ${R}/:proId/history`]: { params: { proId } },
-    [`GET /api/admin/audit`]: { query: auditQuery },
+    "GET /api/admin/audit": { query: auditQuery },
     [`POST ${R}/:proId/activate`]: { params: { proId } },
     [`POST ${R}/:proId/rollback`]: { params: { proId } },
 
@@ -159,7 +185,10 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
         category: { valid: categoryValue },
         search: {
           valid: text(200).filter((s) => storable(s) && s.length <= 200),
-          invalid: fc.oneof(fc.integer({ min: 201, max: 3000 }).map((n) => times("s", n)), fc.constant("a\u0000b")),
+          invalid: fc.oneof(
+            fc.integer({ min: 201, max: 3000 }).map((n) => times("s", n)),
+            fc.constant("a\u0000b"),
+          ),
         },
         page: { valid: fc.oneof(fc.constantFrom(...PAGE_VALUES), fc.integer().map(String)) },
         limit: { valid: fc.oneof(fc.constantFrom(...PAGE_VALUES), fc.integer().map(String)) },
@@ -172,7 +201,12 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
         ids: {
           required: true,
           valid: fc.oneof(
-            fc.array(fc.oneof(fc.uuid(), fc.constantFrom(...pools.othersNotificationIds), text(100).filter(storable)), { minLength: 1, maxLength: 5 }).map(j),
+            fc
+              .array(fc.oneof(fc.uuid(), fc.constantFrom(...pools.othersNotificationIds), text(100).filter(storable)), {
+                minLength: 1,
+                maxLength: 5,
+              })
+              .map(j),
             fc.constant(j(Array.from({ length: 1000 }, () => randomUUID()))),
           ),
           invalid: fc.oneof(
@@ -187,10 +221,14 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       body: () => ({
         endpoint: {
           required: true,
-          valid: fc.oneof(
-            fc.constantFrom("https://push.invalid/admin-1", "https://push.invalid/a?b=c#d", "https://[::1]/x"),
-            text(40).filter(storable).map((s) => `https://push.invalid/${encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "x"))}`),
-          ).map(j),
+          valid: fc
+            .oneof(
+              fc.constantFrom("https://push.invalid/admin-1", "https://push.invalid/a?b=c#d", "https://[::1]/x"),
+              text(40)
+                .filter(storable)
+                .map((s) => `https://push.invalid/${encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "x"))}`),
+            )
+            .map(j),
           invalid: fc.oneof(
             bad("", "   ", 5, null, [], {}, `https://push.invalid/${times("a", 2049)}`, "https://push.invalid/a\u0000b"),
             badLate(
@@ -207,7 +245,17 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
         p256dh: {
           required: true,
           valid: fc.uint8Array({ minLength: 65, maxLength: 65 }).map((b) => j(Buffer.from(b).toString("base64url"))),
-          invalid: bad("", "x", keyOfLength(64), keyOfLength(66), Buffer.alloc(65, 0xfb).toString("base64"), "====", 5, null, keyOfLength(65) + "\u0000"),
+          invalid: bad(
+            "",
+            "x",
+            keyOfLength(64),
+            keyOfLength(66),
+            Buffer.alloc(65, 0xfb).toString("base64"),
+            "====",
+            5,
+            null,
+            `${keyOfLength(65)}\u0000`,
+          ),
         },
         auth: {
           required: true,
@@ -220,13 +268,20 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       body: () => ({
         endpoint: {
           required: true,
-          valid: fc.oneof(fc.constantFrom("https://push.invalid/admin-1"), text(2048).filter((s) => nonBlank(s) && storable(s))).map(j),
+          valid: fc
+            .oneof(
+              fc.constantFrom("https://push.invalid/admin-1"),
+              text(2048).filter((s) => nonBlank(s) && storable(s)),
+            )
+            .map(j),
           invalid: bad("", " ", 5, null, [], times("e", 2049), "a\u0000b"),
         },
       }),
     },
     [`GET ${N}/vapid-public-key`]: {},
-    [`POST ${N}/test/in-app`]: { body: () => testNotification(() => [people().admin.id, people().user.id], ["type", "title", "targetUserId", "body"]) },
+    [`POST ${N}/test/in-app`]: {
+      body: () => testNotification(() => [people().admin.id, people().user.id], ["type", "title", "targetUserId", "body"]),
+    },
     // Never the admin: only the admin subscribes, and no push may leave the process.
     [`POST ${N}/test/push`]: { body: () => testNotification(() => [people().user.id], ["targetUserId"]) },
     [`GET ${N}/test/subscriptions`]: {},

@@ -4,26 +4,26 @@
 // refused request changes no row of the service's tables.
 import { inArray } from "drizzle-orm";
 import fc from "fast-check";
-import webpush from "web-push";
 import { beforeAll, expect } from "vitest";
-import { jsonNestsDeeperThan } from "../../server/http/json-depth.js";
+import webpush from "web-push";
 import { notifications } from "../../db/schema/index.js";
-import { restRoutes, type RestRoute } from "../../server/rest/routes.js";
-import { useTestApp, type TestUser } from "./app.js";
+import { jsonNestsDeeperThan } from "../../server/http/json-depth.js";
+import { type RestRoute, restRoutes } from "../../server/rest/routes.js";
+import { type TestUser, useTestApp } from "./app.js";
 import {
+  type BodyCase,
+  type BodyModel,
   bodyCases,
   codePoints,
   nonBlank,
-  queryCases,
-  storable,
-  text,
-  type BodyCase,
-  type BodyModel,
   type QueryCase,
   type QueryModel,
+  queryCases,
   type Segment,
+  storable,
+  text,
 } from "./bad-input-arbitraries.js";
-import { N, R, routeModels, type Pools, type RouteModel } from "./bad-input-models.js";
+import { N, type Pools, R, type RouteModel, routeModels } from "./bad-input-models.js";
 import { insertCohort, PUSH_KEYS, registerPros, signUpPersonas } from "./fixtures.js";
 import type { ApiError, WireOutput } from "./rest.js";
 import { snapshotTables } from "./snapshot.js";
@@ -110,9 +110,12 @@ export function useBadInput() {
     | { kind: "free" };
 
   /** The kind of record a route's `:id` names, for the contract's `<Kind> <id> not found`. */
-  const idKind = (route: RestRoute) => (route.path.startsWith(`${R}/cohorts/`) ? "Cohort" : route.path.startsWith(`${N}/:id`) ? "Notification" : null);
+  const idKind = (route: RestRoute) =>
+    route.path.startsWith(`${R}/cohorts/`) ? "Cohort" : route.path.startsWith(`${N}/:id`) ? "Notification" : null;
 
-  function parseBody(payload: BodyCase | undefined): { kind: "none" } | { kind: "value"; value: unknown } | { kind: "unsupported" } | { kind: "refused" } {
+  function parseBody(
+    payload: BodyCase | undefined,
+  ): { kind: "none" } | { kind: "value"; value: unknown } | { kind: "unsupported" } | { kind: "refused" } {
     if (payload?.text === undefined || payload.text === "") return { kind: "none" };
     const type = payload.contentType ?? "";
     // A write's body is JSON or nothing (docs/api.md#browsers): any other type is 415, whatever it holds.
@@ -135,7 +138,7 @@ export function useBadInput() {
     while (stack.length) {
       const v = stack.pop();
       if (typeof v !== "object" || v === null) continue;
-      if (!Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, "__proto__")) return true;
+      if (!Array.isArray(v) && Object.hasOwn(v, "__proto__")) return true;
       stack.push(...Object.values(v));
     }
     return false;
@@ -151,14 +154,17 @@ export function useBadInput() {
     if (payload?.text !== undefined && payload.text.length > 1_000_000) return { kind: "status", status: 413 };
     if (parsed.kind === "refused") return { kind: "status", status: 400 };
     const isBodyRoute = route.input === "body";
-    const isObject = parsed.kind === "none" || (parsed.kind === "value" && typeof parsed.value === "object" && !Array.isArray(parsed.value));
+    const isObject =
+      parsed.kind === "none" || (parsed.kind === "value" && typeof parsed.value === "object" && !Array.isArray(parsed.value));
     if (isBodyRoute && !isObject) return { kind: "fields", names: ["(body)"] };
 
     const early: string[] = [];
     if (route.path.includes(":proId") && !validProIdValue(gen.params.proId!.decoded!)) early.push("proId");
     if (isBodyRoute && built.body) {
       const fields = parsed.kind === "value" ? (parsed.value as Record<string, unknown>) : {};
-      const required = Object.entries(built.body).filter(([name, f]) => f.required && !(name in fields)).map(([name]) => name);
+      const required = Object.entries(built.body)
+        .filter(([name, f]) => f.required && !(name in fields))
+        .map(([name]) => name);
       early.push(...new Set([...(parsed.kind === "value" ? payload!.bad : []), ...required]));
     }
     if (route.input === "query") early.push(...gen.query.bad);
@@ -192,7 +198,12 @@ export function useBadInput() {
     const headers: Record<string, string> = { ...admin.headers };
     if (payload?.contentType) headers["content-type"] = payload.contentType;
     const before = await snapshotTables(t().db.db);
-    const res = await t().app.inject({ method: route.method, url, headers, ...(payload?.text !== undefined ? { payload: payload.text } : {}) });
+    const res = await t().app.inject({
+      method: route.method,
+      url,
+      headers,
+      ...(payload?.text !== undefined ? { payload: payload.text } : {}),
+    });
     const where = `${route.method} ${shown(url)} body=${shown(payload?.text)} [${payload?.contentType ?? "no content-type"}] → ${res.statusCode} ${shown(res.body)}`;
 
     expect(res.statusCode, where).toBeLessThan(500);
@@ -275,7 +286,10 @@ export function useBadInput() {
     } else if (key === `POST ${R}/cohorts/:id/check-gates`) {
       const check = data as WireOutput<"restriction.checkGates">;
       const passes = (check.responseRate ?? 0) >= 0.6 && (check.comparisonsDone ?? 0) >= 50 && check.logLive && check.legalSignoff;
-      expect({ allGatesMet: check.allGatesMet, blocked: check.blockedBy !== null }, where).toEqual({ allGatesMet: passes, blocked: !passes });
+      expect({ allGatesMet: check.allGatesMet, blocked: check.blockedBy !== null }, where).toEqual({
+        allGatesMet: passes,
+        blocked: !passes,
+      });
       expect(check.cohortId, where).toBe(gen.params.id!.decoded!.toLowerCase());
     } else if (key === `GET ${R}/:proId`) {
       expect((data as WireOutput<"restriction.getPro">).proId, where).toBe(gen.params.proId!.decoded);

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client.js";
 import { gateChecks, pros, restrictionCohorts } from "../../db/schema/index.js";
-import { uniqueCohortNumber, type TestApp, type TestUser } from "./app.js";
+import { type TestApp, type TestUser, uniqueCohortNumber } from "./app.js";
 
 // ---- gate checks ----
 
@@ -88,9 +88,7 @@ export async function insertCohort(
     .values({ cohortNumber: options.cohortNumber ?? uniqueCohortNumber(), proIds: options.proIds ?? newProIds(2) })
     .returning();
   if (options.passingCheck) {
-    await db
-      .insert(gateChecks)
-      .values({ cohortId: row!.id, ...PASSING_GATES, logLive: true, allGatesMet: true, blockedBy: null });
+    await db.insert(gateChecks).values({ cohortId: row!.id, ...PASSING_GATES, logLive: true, allGatesMet: true, blockedBy: null });
   }
   return row!;
 }

@@ -18,9 +18,6 @@ export function parseMetrics(text: string): Sample[] {
 export function sampleValue(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
   const wanted = Object.entries(labels);
   return samples.find(
-    (s) =>
-      s.name === name &&
-      Object.keys(s.labels).length === wanted.length &&
-      wanted.every(([key, value]) => s.labels[key] === value),
+    (s) => s.name === name && Object.keys(s.labels).length === wanted.length && wanted.every(([key, value]) => s.labels[key] === value),
   )?.value;
 }

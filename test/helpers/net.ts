@@ -1,5 +1,5 @@
 import { request as httpRequest } from "node:http";
-import { createServer, type AddressInfo } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 
 /** A port on 127.0.0.1 that was free a moment ago, for a child process to listen on. */
 export async function freePort(): Promise<number> {

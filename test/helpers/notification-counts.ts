@@ -6,10 +6,10 @@ import { randomBytes } from "node:crypto";
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { notificationCounts, notifications, users } from "../../db/schema/index.js";
+import type { SessionUser } from "../../server/auth/session.js";
 import { createContextInner } from "../../server/context.js";
 import { createPushService } from "../../server/push/sender.js";
 import { createCaller } from "../../server/routers/index.js";
-import type { SessionUser } from "../../server/auth/session.js";
 
 export type Counter = { total: number; unread: number };
 /** Keyed `userId/category`; only counters that are not both zero. */
@@ -58,7 +58,12 @@ export function sumFor(counters: Counters, userId: string, categories?: readonly
 /** `n` users with ids no other test uses, made when first needed (and again after a deletion) by ensureUsers. */
 export function newUsers(n: number): SessionUser[] {
   const prefix = `counts-${randomBytes(4).toString("hex")}`;
-  return Array.from({ length: n }, (_, i) => ({ id: `${prefix}-${i}`, name: `User ${i}`, email: `${prefix}-${i}@test.local`, role: "user" }));
+  return Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}-${i}`,
+    name: `User ${i}`,
+    email: `${prefix}-${i}@test.local`,
+    role: "user",
+  }));
 }
 
 /** Writes these users unless they exist. */

@@ -1,9 +1,9 @@
 // The restriction routes over REST: requests for each step of a rollout, and the exact fields of the
 // cohort, gate check and pro status payloads.
 import { expect } from "vitest";
-import { uniqueCohortNumber, type TestApp, type TestUser } from "./app.js";
+import { type TestApp, type TestUser, uniqueCohortNumber } from "./app.js";
 import { newProIds, PASSING_GATES, registerPros } from "./fixtures.js";
-import { ISO, restClient, type Json, type RestRequest } from "./rest.js";
+import { ISO, type Json, type RestRequest, restClient } from "./rest.js";
 
 export const RESTRICTION = "/api/admin/restriction";
 

@@ -92,7 +92,10 @@ export async function startServerProcess(env: Record<string, string>, readyWithi
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + readyWithinMs;
   for (;;) {
-    const status = await fetch(`${url}/health/ready`).then((r) => r.status, () => 0);
+    const status = await fetch(`${url}/health/ready`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) break;
     if (proc.exitCode !== null || Date.now() > deadline) {
       proc.kill("SIGKILL");

@@ -18,7 +18,9 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   const queue: SseEvent[] = [];
   const waiters: (() => void)[] = [];
   let done = false;
-  const wake = () => waiters.splice(0).forEach((w) => w());
+  const wake = () => {
+    for (const w of waiters.splice(0)) w();
+  };
   void (async () => {
     if (!res.body || !res.headers.get("content-type")?.startsWith("text/event-stream")) {
       done = true;
@@ -32,13 +34,19 @@ export async function openSse(url: string, headers: Record<string, string> = {})
         const { value, done: finished } = await reader.read();
         if (finished) break;
         buffer += decoder.decode(value, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
           const block = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           const lines = block.split("\n").filter((l) => !l.startsWith(":"));
-          const event = lines.find((l) => l.startsWith("event:"))?.slice(6).trim() ?? "message";
-          const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+          const event =
+            lines
+              .find((l) => l.startsWith("event:"))
+              ?.slice(6)
+              .trim() ?? "message";
+          const data = lines
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trimStart())
+            .join("\n");
           if (lines.some((l) => l.startsWith("data:"))) queue.push({ event, data });
           wake();
         }

@@ -162,7 +162,10 @@ describe("service shell", () => {
         expect(res.statusCode).toBe(401);
         expect(res.json()).toEqual(unauthorized);
       }
-      await t().db.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id));
+      await t()
+        .db.db.update(sessions)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(sessions.userId, user.id));
       const expired = await t().app.inject({ method: "GET", url: "/api/admin/restriction", headers: user.headers });
       expect(expired.statusCode).toBe(401);
       expect(expired.json()).toEqual(unauthorized);

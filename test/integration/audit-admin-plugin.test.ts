@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { accounts, sessions } from "../../db/schema/index.js";
 import { createContextInner } from "../../server/context.js";
 import { createCaller } from "../../server/routers/index.js";
-import { TEST_ORIGIN, TEST_PASSWORD, useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
+import { TEST_ORIGIN, TEST_PASSWORD, type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { asJson, auditMark } from "../helpers/audit.js";
 import { newProIds, PASSING_GATES } from "../helpers/fixtures.js";
 import type { WireOutput } from "../helpers/rest.js";
@@ -122,11 +122,23 @@ describe("each act of the admin plugin writes one event about the user", () => {
     const email = `made-${randomBytes(4).toString("hex")}@test.local`;
     const { result, event: created } = await oneEvent(() => ok(admin, "create-user", { email, name: "Made", password: TEST_PASSWORD }));
     const made = { id: (result.user as Json).id as string, email, name: "Made" };
-    expect(created).toMatchObject({ actor: actorOf(admin), action: "user.create", target: userTarget(made), before: null, after: audited(made) });
+    expect(created).toMatchObject({
+      actor: actorOf(admin),
+      action: "user.create",
+      target: userTarget(made),
+      before: null,
+      after: audited(made),
+    });
 
     const newPassword = "another-long-password";
     const { event: password } = await oneEvent(() => ok(admin, "set-user-password", { userId: made.id, newPassword }));
-    expect(password).toMatchObject({ actor: actorOf(admin), action: "user.set_password", target: userTarget(made), before: null, after: null });
+    expect(password).toMatchObject({
+      actor: actorOf(admin),
+      action: "user.set_password",
+      target: userTarget(made),
+      before: null,
+      after: null,
+    });
     const [account] = await t().db.db.select({ hash: accounts.password }).from(accounts).where(eq(accounts.userId, made.id));
     for (const secret of [TEST_PASSWORD, newPassword, account!.hash!]) expect(JSON.stringify([created, password])).not.toContain(secret);
   });
@@ -150,7 +162,12 @@ describe("each act of the admin plugin writes one event about the user", () => {
     expect(sessions).toHaveLength(1);
 
     const { event: one } = await oneEvent(() => ok(admin, "revoke-user-session", { sessionToken: sessions[0]!.token }));
-    expect(one).toMatchObject({ action: "user.revoke_sessions", target: userTarget(user), before: { sessionIds: [sessions[0]!.id] }, after: null });
+    expect(one).toMatchObject({
+      action: "user.revoke_sessions",
+      target: userTarget(user),
+      before: { sessionIds: [sessions[0]!.id] },
+      after: null,
+    });
     expect(JSON.stringify(one)).not.toContain(sessions[0]!.token);
 
     const signIn = await t().app.inject({
@@ -169,14 +186,26 @@ describe("each act of the admin plugin writes one event about the user", () => {
     const admin = await t().signUp({ admin: true });
     const user = await t().signUp();
     const { event } = await oneEvent(() => ok(admin, "remove-user", { userId: user.id }));
-    expect(event).toMatchObject({ actor: actorOf(admin), action: "user.remove", target: userTarget(user), before: audited(user), after: null });
+    expect(event).toMatchObject({
+      actor: actorOf(admin),
+      action: "user.remove",
+      target: userTarget(user),
+      before: audited(user),
+      after: null,
+    });
   });
 
   it("user.impersonate and user.stop_impersonating: by the admin, about the user, naming the session", async () => {
     const admin = await t().signUp({ admin: true });
     const user = await t().signUp();
     const { result: session, event: start } = await oneEvent(() => impersonate(admin, user));
-    expect(start).toMatchObject({ actor: actorOf(admin), action: "user.impersonate", target: userTarget(user), before: null, impersonatedBy: null });
+    expect(start).toMatchObject({
+      actor: actorOf(admin),
+      action: "user.impersonate",
+      target: userTarget(user),
+      before: null,
+      impersonatedBy: null,
+    });
     expect(start.after).toEqual({ sessionId: session.sessionId, expiresAt: expect.any(String) });
 
     const { event: stop } = await oneEvent(() => session.stop());

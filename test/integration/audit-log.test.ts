@@ -2,12 +2,12 @@
 // history across per-pro and overlapping cohort changes, and a preview that says exactly what the action
 // then does while writing nothing.
 import { randomBytes } from "node:crypto";
-import fc from "fast-check";
 import { inArray } from "drizzle-orm";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { proRestrictionStatus } from "../../db/schema/index.js";
-import { useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
-import { NO_CHECK, PASSING_GATES, newProIds, registerPros } from "../helpers/fixtures.js";
+import { type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
+import { NO_CHECK, newProIds, PASSING_GATES, registerPros } from "../helpers/fixtures.js";
 import type { ApiError, WireOutput } from "../helpers/rest.js";
 import { snapshotTables } from "../helpers/snapshot.js";
 
@@ -162,7 +162,9 @@ describe("GET /api/admin/restriction/cohorts/:id/preview", () => {
 
   it("answers 404 for an unknown cohort and 400 without a valid action", async () => {
     const admin = await t().signUp({ admin: true });
-    expect((await get(admin, "/api/admin/restriction/cohorts/00000000-0000-4000-8000-000000000000/preview?action=activate")).status).toBe(404);
+    expect((await get(admin, "/api/admin/restriction/cohorts/00000000-0000-4000-8000-000000000000/preview?action=activate")).status).toBe(
+      404,
+    );
     const missing = await get(admin, "/api/admin/restriction/cohorts/00000000-0000-4000-8000-000000000000/preview");
     expect(missing.status).toBe(400);
     expect(missing.error?.details?.map((d) => d.field)).toEqual(["action"]);
@@ -173,7 +175,10 @@ describe("GET /api/admin/restriction/cohorts/:id/preview", () => {
     const universe = newProIds(6);
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ members: fc.subarray(universe, { minLength: 1 }), act: fc.constantFrom("activate", "rollback", "none") }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.record({ members: fc.subarray(universe, { minLength: 1 }), act: fc.constantFrom("activate", "rollback", "none") }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
         fc.subarray(universe, { minLength: 1 }),
         fc.constantFrom("activate" as const, "rollback" as const),
         async (earlier, members, action) => {
@@ -186,7 +191,10 @@ describe("GET /api/admin/restriction/cohorts/:id/preview", () => {
           const preview = await api.previewCohort({ id: cohort.id, action });
           const flags = async () =>
             new Map(
-              (await t().db.db.select().from(proRestrictionStatus).where(inArray(proRestrictionStatus.proId, members))).map((s) => [s.proId, s.restrictionActive]),
+              (await t().db.db.select().from(proRestrictionStatus).where(inArray(proRestrictionStatus.proId, members))).map((s) => [
+                s.proId,
+                s.restrictionActive,
+              ]),
             );
           const before = await flags();
           if (action === "activate") await api.activateCohort({ id: cohort.id });

@@ -3,13 +3,13 @@
 // request id; a refused request writes none; the database refuses to rewrite history.
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import webpush from "web-push";
 import { describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { auditEvents } from "../../db/schema/index.js";
 import { ensureBootstrapAdmin } from "../../server/auth/admin-bootstrap.js";
-import { useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
+import { type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { asJson, auditMark } from "../helpers/audit.js";
-import { FAILING_GATES, PASSING_GATES, newProIds, registeredPro } from "../helpers/fixtures.js";
+import { FAILING_GATES, newProIds, PASSING_GATES, registeredPro } from "../helpers/fixtures.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 const t = useTestApp({ push: { vapid } });
@@ -60,7 +60,13 @@ describe("one audit event per change", () => {
     const api = t().caller(admin).restriction;
     const cohort = await api.createCohort({ cohortNumber: uniqueCohortNumber(), proIds: newProIds(1) });
     const { result: check, event } = await oneEvent(() => api.checkGates({ id: cohort.id, ...FAILING_GATES }));
-    expect(event).toMatchObject({ actor: actorOf(admin), action: "cohort.check_gates", target: { type: "cohort", id: cohort.id }, before: null, after: asJson(check) });
+    expect(event).toMatchObject({
+      actor: actorOf(admin),
+      action: "cohort.check_gates",
+      target: { type: "cohort", id: cohort.id },
+      before: null,
+      after: asJson(check),
+    });
   });
 
   it("cohort.activate over REST and cohort.rollback through tRPC: the cohort before and after, and the reason", async () => {
@@ -69,8 +75,16 @@ describe("one audit event per change", () => {
     const pending = await api.createCohort({ cohortNumber: uniqueCohortNumber(), proIds: newProIds(3) });
     await api.checkGates({ id: pending.id, ...PASSING_GATES });
 
-    const { result: active, event: activated } = await oneEvent(() => rest(admin, "POST", `/api/admin/restriction/cohorts/${pending.id}/activate`));
-    expect(activated).toMatchObject({ action: "cohort.activate", target: { type: "cohort", id: pending.id }, before: asJson(pending), after: active, reason: null });
+    const { result: active, event: activated } = await oneEvent(() =>
+      rest(admin, "POST", `/api/admin/restriction/cohorts/${pending.id}/activate`),
+    );
+    expect(activated).toMatchObject({
+      action: "cohort.activate",
+      target: { type: "cohort", id: pending.id },
+      before: asJson(pending),
+      after: active,
+      reason: null,
+    });
 
     const { result: rolledBack, event: rollback } = await oneEvent(() => api.rollbackCohort({ id: pending.id, reason: "complaints" }));
     expect(rollback).toMatchObject({ action: "cohort.rollback", before: active, after: asJson(rolledBack), reason: "complaints" });
@@ -84,7 +98,10 @@ describe("one audit event per change", () => {
     await t().db.db.execute(sql`update restriction_cohorts
       set created_at = '2026-01-02T03:04:05.999999Z', activated_at = '2026-01-01T00:00:00.000500Z', rollback_reason = 'it''s "quoted"'
       where id = ${pending.id}`);
-    const [stored] = await t().caller(admin).restriction.listCohorts().then((all) => all.filter((c) => c.id === pending.id));
+    const [stored] = await t()
+      .caller(admin)
+      .restriction.listCohorts()
+      .then((all) => all.filter((c) => c.id === pending.id));
     expect(asJson(stored)).toMatchObject({ createdAt: "2026-01-02T03:04:05.999Z", activatedAt: "2026-01-01T00:00:00.000Z" });
     await api.checkGates({ id: pending.id, ...PASSING_GATES });
 
@@ -112,7 +129,12 @@ describe("one audit event per change", () => {
     const body = { type: "system.test", title: "Hello", targetUserId: target.id };
 
     const { result: created, event: inApp } = await oneEvent(() => rest(admin, "POST", "/api/notifications/test/in-app", body));
-    expect(inApp).toMatchObject({ action: "notification.test_in_app", target: { type: "user", id: target.id }, before: null, after: created.notification });
+    expect(inApp).toMatchObject({
+      action: "notification.test_in_app",
+      target: { type: "user", id: target.id },
+      before: null,
+      after: created.notification,
+    });
 
     const { result: pushed, event: push } = await oneEvent(() => t().caller(admin).notifications.testPush(body));
     expect(push).toMatchObject({ action: "notification.test_push", target: { type: "user", id: target.id }, after: asJson(pushed) });
@@ -125,7 +147,12 @@ describe("one audit event per change", () => {
     const email = `boot-${randomBytes(4).toString("hex")}@test.local`;
     const admin = { email, password: "a-long-admin-password", name: "Boot" };
     const { result, event } = await oneEvent(() => ensureBootstrapAdmin(t().db.db, t().auth, admin));
-    expect(event).toMatchObject({ action: "admin.bootstrap", actor: { id: result.userId, email }, target: { type: "user", id: result.userId }, before: null });
+    expect(event).toMatchObject({
+      action: "admin.bootstrap",
+      actor: { id: result.userId, email },
+      target: { type: "user", id: result.userId },
+      before: null,
+    });
     expect(event.after).toMatchObject({ id: result.userId, email, role: "admin" });
 
     const mark = await auditMark(t().db.db);
@@ -147,8 +174,18 @@ describe("refused requests write no event", () => {
       { method: "POST", url: "/api/admin/restriction/cohorts", payload: { cohortNumber: 5, proIds: ["a"] } },
       { method: "POST", url: "/api/admin/restriction/cohorts", headers: user.headers, payload: { cohortNumber: 5, proIds: ["a"] } },
       { method: "POST", url: "/api/admin/restriction/pro-nobody/activate", headers: admin.headers },
-      { method: "POST", url: "/api/admin/restriction/cohorts", headers: admin.headers, payload: { cohortNumber: cohort.cohortNumber, proIds: ["a"] } },
-      { method: "POST", url: "/api/notifications/test/in-app", headers: admin.headers, payload: { type: "x", title: "y", targetUserId: "nobody" } },
+      {
+        method: "POST",
+        url: "/api/admin/restriction/cohorts",
+        headers: admin.headers,
+        payload: { cohortNumber: cohort.cohortNumber, proIds: ["a"] },
+      },
+      {
+        method: "POST",
+        url: "/api/notifications/test/in-app",
+        headers: admin.headers,
+        payload: { type: "x", title: "y", targetUserId: "nobody" },
+      },
     ] as const;
     const statuses = [];
     for (const request of refused) statuses.push((await t().app.inject(request)).statusCode);
@@ -160,8 +197,14 @@ describe("refused requests write no event", () => {
 describe("append-only", () => {
   it("the database refuses UPDATE, DELETE and TRUNCATE of audit events", async () => {
     const admin = await t().signUp({ admin: true });
-    await t().caller(admin).restriction.createCohort({ cohortNumber: uniqueCohortNumber(), proIds: newProIds(1) });
-    for (const statement of [sql`update audit_events set reason = 'rewritten'`, sql`delete from audit_events`, sql`truncate audit_events`]) {
+    await t()
+      .caller(admin)
+      .restriction.createCohort({ cohortNumber: uniqueCohortNumber(), proIds: newProIds(1) });
+    for (const statement of [
+      sql`update audit_events set reason = 'rewritten'`,
+      sql`delete from audit_events`,
+      sql`truncate audit_events`,
+    ]) {
       await expect(t().db.db.execute(statement)).rejects.toThrow();
     }
     expect(await t().db.db.$count(auditEvents, eq(auditEvents.reason, "rewritten"))).toBe(0);

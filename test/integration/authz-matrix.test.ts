@@ -6,23 +6,21 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import webpush from "web-push";
 import { beforeAll, describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { sessions, users } from "../../db/schema/index.js";
-import { restRoutes, type RestRoute } from "../../server/rest/routes.js";
+import { type RestRoute, restRoutes } from "../../server/rest/routes.js";
 import { appRouter } from "../../server/routers/index.js";
-import { useTestApp, type TestUser } from "../helpers/app.js";
-import { PERSONAS, procedureRows, restRows, type Access, type Persona, type ProcedureRow } from "../helpers/authz-rows.js";
-import { freshId, signUpPersonas, type Personas } from "../helpers/fixtures.js";
+import { type TestUser, useTestApp } from "../helpers/app.js";
+import { type Access, PERSONAS, type Persona, type ProcedureRow, procedureRows, restRows } from "../helpers/authz-rows.js";
+import { freshId, type Personas, signUpPersonas } from "../helpers/fixtures.js";
 import type { Json } from "../helpers/rest.js";
 import { snapshotTables } from "../helpers/snapshot.js";
 
 // Configured, so the admin's cell of testPush is a success rather than the contract's unconfigured 500.
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 
-type Expected =
-  | { outcome: "success" }
-  | { outcome: "refused"; status: 401 | 403; code: "UNAUTHORIZED" | "FORBIDDEN"; message?: string };
+type Expected = { outcome: "success" } | { outcome: "refused"; status: 401 | 403; code: "UNAUTHORIZED" | "FORBIDDEN"; message?: string };
 
 /** The contract's answer for one cell. */
 function expectedCell(access: Access, persona: Persona): Expected {
@@ -52,7 +50,9 @@ describe("authorization matrix", () => {
     const [session] = await t().db.db.select().from(sessions).where(eq(sessions.userId, expiredAdmin.id));
     expiredSession = { ...session!, expiresAt: new Date(Date.now() - 60_000) };
     quietUserId = freshId("quiet");
-    await t().db.db.insert(users).values({ id: quietUserId, name: "Quiet", email: `${quietUserId}@test.local` });
+    await t()
+      .db.db.insert(users)
+      .values({ id: quietUserId, name: "Quiet", email: `${quietUserId}@test.local` });
   });
 
   const db = () => t().db.db;
@@ -113,7 +113,14 @@ describe("authorization matrix", () => {
       ...(route.input === "body" ? { payload: fields } : {}),
     });
     const body = res.json() as { success: boolean; data?: unknown; error?: { code: string; message: string } };
-    return { status: res.statusCode, ok: body.success === true, code: body.error?.code, message: body.error?.message, data: body.data, raw: res.body };
+    return {
+      status: res.statusCode,
+      ok: body.success === true,
+      code: body.error?.code,
+      message: body.error?.message,
+      data: body.data,
+      raw: res.body,
+    };
   }
 
   /**
@@ -139,7 +146,9 @@ describe("authorization matrix", () => {
       });
     });
     stream.destroy();
-    const json = JSON.parse(event.slice(event.indexOf("data:") + 5)) as { json: { count?: number; message?: string; data?: { appCode: string; httpStatus: number } } };
+    const json = JSON.parse(event.slice(event.indexOf("data:") + 5)) as {
+      json: { count?: number; message?: string; data?: { appCode: string; httpStatus: number } };
+    };
     if (event.startsWith("event: serialized-error")) {
       const error = json.json;
       return { status: error.data!.httpStatus, ok: false, code: error.data!.appCode, message: error.message, raw: event };
@@ -178,7 +187,12 @@ describe("authorization matrix", () => {
   }
 
   /** Runs the six cells of one row; every cell is checked even when an earlier one failed. */
-  async function runRow(label: string, row: ProcedureRow, successStatus: number, call: (input: Json | undefined, headers: Record<string, string>) => Promise<Answer>) {
+  async function runRow(
+    label: string,
+    row: ProcedureRow,
+    successStatus: number,
+    call: (input: Json | undefined, headers: Record<string, string>) => Promise<Answer>,
+  ) {
     for (const as of PERSONAS) {
       const where = `${label} × ${as}`;
       const subject = as === "user" || as === "admin" ? callers[as] : callers.user;
@@ -233,7 +247,10 @@ describe("authorization matrix", () => {
   it("an expired session is refused while the same token, refreshed, is accepted", async () => {
     // The expired cells mean something only if the token is otherwise good.
     await expireSession();
-    await db().update(sessions).set({ expiresAt: new Date(Date.now() + 60_000) }).where(eq(sessions.id, expiredSession.id));
+    await db()
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + 60_000) })
+      .where(eq(sessions.id, expiredSession.id));
     const res = await t().app.inject({ method: "GET", url: `${R}/cohorts`, headers: expiredAdmin.headers });
     expect(res.statusCode, res.body).toBe(200);
     await expireSession();

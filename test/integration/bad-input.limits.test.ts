@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { notifications } from "../../db/schema/index.js";
-import { uniqueCohortNumber, type TestUser } from "../helpers/app.js";
+import { type TestUser, uniqueCohortNumber } from "../helpers/app.js";
 import { useBadInput } from "../helpers/bad-input.js";
 import { INT32_MAX, j, times } from "../helpers/bad-input-arbitraries.js";
 import { N, R } from "../helpers/bad-input-models.js";
@@ -52,7 +52,11 @@ describe("limits and page bounds on the REST routes", () => {
       { key: `DELETE ${N}/bulk`, body: { ids: ids(1001) }, field: "ids" },
       { key: `DELETE ${N}/bulk`, body: { ids: [times("i", 100)] }, status: 200 },
       { key: `DELETE ${N}/bulk`, body: { ids: [times("i", 101)] }, field: "ids" },
-      { key: `POST ${N}/test/in-app`, body: { ...inApp, type: times("t", 100), body: times("b", 2000), url: times("u", 2048) }, status: 200 },
+      {
+        key: `POST ${N}/test/in-app`,
+        body: { ...inApp, type: times("t", 100), body: times("b", 2000), url: times("u", 2048) },
+        status: 200,
+      },
       { key: `POST ${N}/test/in-app`, body: { ...inApp, type: times("t", 101) }, field: "type" },
       { key: `POST ${N}/test/in-app`, body: { ...inApp, title: times("t", 200) }, status: 200 },
       { key: `POST ${N}/test/in-app`, body: { ...inApp, title: times("t", 201) }, field: "title" },
@@ -73,7 +77,10 @@ describe("limits and page bounds on the REST routes", () => {
       const answer = await input.send(b, url, body && { text: j(body), contentType: "application/json" });
       if (c.field) {
         expect({ status: answer.status, code: answer.error?.code }, answer.where).toEqual({ status: 400, code: "VALIDATION_ERROR" });
-        expect(answer.error!.details!.map((d) => d.field.split(".")[0]), answer.where).toContain(c.field);
+        expect(
+          answer.error!.details!.map((d) => d.field.split(".")[0]),
+          answer.where,
+        ).toContain(c.field);
       } else {
         expect(answer.status, answer.where).toBe(c.status);
       }
@@ -84,7 +91,14 @@ describe("limits and page bounds on the REST routes", () => {
     const db = input.app().db.db;
     const extra = await db
       .insert(notifications)
-      .values(Array.from({ length: 101 }, (_, i) => ({ userId: input.admin().id, eventType: "limit.test", category: "system", title: `Row ${i}` })))
+      .values(
+        Array.from({ length: 101 }, (_, i) => ({
+          userId: input.admin().id,
+          eventType: "limit.test",
+          category: "system",
+          title: `Row ${i}`,
+        })),
+      )
       .returning({ id: notifications.id });
     try {
       const list = input.built(`GET ${N}`);
@@ -121,7 +135,12 @@ describe("limits and page bounds on the REST routes", () => {
         });
       }
     } finally {
-      await db.delete(notifications).where(inArray(notifications.id, extra.map((r) => r.id)));
+      await db.delete(notifications).where(
+        inArray(
+          notifications.id,
+          extra.map((r) => r.id),
+        ),
+      );
     }
   });
 });
@@ -181,7 +200,11 @@ describe("found by the bad-input properties", () => {
     acceptedOrNamed(await call("POST", `${R}/cohorts/${cohort.body.data!.id}/rollback`, { reason: "a\udc00\udc00b" }), "reason");
     acceptedOrNamed(await call("DELETE", `${N}/subscriptions`, { endpoint: "a\udc00\udc00b" }), "endpoint");
     const title = "\u00e9\udc00xyz";
-    const created = await call<WireOutput<"notifications.testInApp">>("POST", `${N}/test/in-app`, { type: "system.x", title, targetUserId: admin.id });
+    const created = await call<WireOutput<"notifications.testInApp">>("POST", `${N}/test/in-app`, {
+      type: "system.x",
+      title,
+      targetUserId: admin.id,
+    });
     acceptedOrNamed(created, "title");
     if (created.status < 300) expect.soft(created.body.data!.notification.title, created.where).toBe(stored(title));
   });

@@ -3,7 +3,7 @@
 // the inbox's own traps: someone else's notification ids, LIKE metacharacters in search, page and limit
 // values, push endpoints and keys of every shape.
 import { describe, it } from "vitest";
-import { restRoutes, restrictionRoutes, type RestRoute } from "../../server/rest/routes.js";
+import { type RestRoute, restRoutes, restrictionRoutes } from "../../server/rest/routes.js";
 import { useBadInput } from "../helpers/bad-input.js";
 
 describe("bad input on the notification REST routes", () => {

@@ -6,9 +6,9 @@ import { and, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { describe, expect, it } from "vitest";
 import { notifications, proRestrictionStatus, pushSubscriptions, restrictionCohorts } from "../../db/schema/index.js";
-import { useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
-import { PASSING_GATES } from "../helpers/fixtures.js";
 import { makeSubscriber } from "../../tools/local-push-service.js";
+import { type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
+import { PASSING_GATES } from "../helpers/fixtures.js";
 
 const BASE = "/api/admin/restriction";
 const INBOX = "/api/notifications";
@@ -31,10 +31,16 @@ describe("concurrency", () => {
       const admin = await t().signUp({ admin: true });
       const prefix = `cc-${randomBytes(5).toString("hex")}`;
       const proIds = Array.from({ length: 150 }, (_, i) => `${prefix}-${String(i).padStart(3, "0")}`);
-      const created = await call(admin, { method: "POST", url: `${BASE}/cohorts`, payload: { cohortNumber: uniqueCohortNumber(), proIds } });
+      const created = await call(admin, {
+        method: "POST",
+        url: `${BASE}/cohorts`,
+        payload: { cohortNumber: uniqueCohortNumber(), proIds },
+      });
       expect(created.statusCode).toBe(201);
       const cohortId = (created.json().data as { id: string }).id;
-      expect((await call(admin, { method: "POST", url: `${BASE}/cohorts/${cohortId}/check-gates`, payload: PASSING_GATES })).statusCode).toBe(201);
+      expect(
+        (await call(admin, { method: "POST", url: `${BASE}/cohorts/${cohortId}/check-gates`, payload: PASSING_GATES })).statusCode,
+      ).toBe(201);
 
       const calls: Call[] = Array.from({ length: 100 }, (_, i) =>
         i % 2 === 0
@@ -51,10 +57,7 @@ describe("concurrency", () => {
       const [cohort] = await t().db.db.select().from(restrictionCohorts).where(eq(restrictionCohorts.id, cohortId));
       expect(["active", "rolled_back"]).toContain(cohort!.status);
       const active = cohort!.status === "active";
-      const rows = await t()
-        .db.db.select()
-        .from(proRestrictionStatus)
-        .where(inArray(proRestrictionStatus.proId, proIds));
+      const rows = await t().db.db.select().from(proRestrictionStatus).where(inArray(proRestrictionStatus.proId, proIds));
       expect(rows).toHaveLength(proIds.length);
       const mismatched = rows.filter((row) => row.restrictionActive !== active || row.cohortId !== cohortId);
       expect(mismatched).toEqual([]);
@@ -87,10 +90,7 @@ describe("concurrency", () => {
         });
       }
       const winner = responses.find((r) => r.statusCode === 201)!.json().data as { id: string; proIds: string[] };
-      const stored = await t()
-        .db.db.select()
-        .from(restrictionCohorts)
-        .where(eq(restrictionCohorts.cohortNumber, cohortNumber));
+      const stored = await t().db.db.select().from(restrictionCohorts).where(eq(restrictionCohorts.cohortNumber, cohortNumber));
       expect(stored.map((c) => ({ id: c.id, proIds: c.proIds }))).toEqual([{ id: winner.id, proIds: winner.proIds }]);
     });
   });
@@ -118,9 +118,7 @@ describe("concurrency", () => {
       expect(rows).toHaveLength(1);
       const row = rows[0]!;
       // Every caller was answered with that one row.
-      expect(new Set(responses.map((r) => (r.json().data as { subscription: { id: string } }).subscription.id))).toEqual(
-        new Set([row.id]),
-      );
+      expect(new Set(responses.map((r) => (r.json().data as { subscription: { id: string } }).subscription.id))).toEqual(new Set([row.id]));
       // Its keys are one request's pair, never a mix of two.
       expect(keys).toContainEqual({ p256dh: row.p256dh, auth: row.auth });
       expect(row).toMatchObject({ userId: user.id, isActive: true });
@@ -149,8 +147,9 @@ describe("concurrency", () => {
 
       // Only the owner lists it.
       const listedBy = async (user: TestUser) =>
-        ((await call(user, { method: "GET", url: `${INBOX}/subscriptions` })).json().data as { subscriptions: { endpoint: string }[] })
-          .subscriptions.filter((s) => s.endpoint === url).length;
+        (
+          (await call(user, { method: "GET", url: `${INBOX}/subscriptions` })).json().data as { subscriptions: { endpoint: string }[] }
+        ).subscriptions.filter((s) => s.endpoint === url).length;
       const owner = row.userId === alice.id ? alice : bob;
       const other = owner === alice ? bob : alice;
       expect([await listedBy(owner), await listedBy(other)]).toEqual([1, 0]);

@@ -5,13 +5,13 @@ import { randomBytes } from "node:crypto";
 import { Agent, request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { pushSubscriptions } from "../../db/schema/index.js";
-import { useTestApp, type TestUser } from "../helpers/app.js";
+import { type Behaviour, type LocalPushService, makeSubscriber, startPushService } from "../../tools/local-push-service.js";
+import { type TestUser, useTestApp } from "../helpers/app.js";
+import { type ServerProcess, startServerProcess } from "../helpers/server-process.js";
 import { waitFor } from "../helpers/wait.js";
-import { startServerProcess, type ServerProcess } from "../helpers/server-process.js";
-import { makeSubscriber, startPushService, type Behaviour, type LocalPushService } from "../../tools/local-push-service.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 const TIMEOUT_MS = 500;
@@ -81,7 +81,12 @@ describe("push service faults", () => {
     const rows = await t()
       .db.db.select({ id: pushSubscriptions.id, isActive: pushSubscriptions.isActive })
       .from(pushSubscriptions)
-      .where(inArray(pushSubscriptions.id, subs.map((s) => s.id)));
+      .where(
+        inArray(
+          pushSubscriptions.id,
+          subs.map((s) => s.id),
+        ),
+      );
     expect(rows.filter((r) => !r.isActive)).toEqual([]);
     expect(rows).toHaveLength(subs.length);
   });
@@ -110,16 +115,25 @@ describe("push service faults", () => {
       hang: { statusCode: null, ok: false, error: `Timed out: no answer within ${TIMEOUT_MS} ms` },
     };
     for (const sub of subs) {
-      expect(data.results.find((r) => r.subscriptionId === sub.id), String(sub.behaviour)).toMatchObject(
-        expected[sub.behaviour as (typeof cycle)[number]],
-      );
+      expect(
+        data.results.find((r) => r.subscriptionId === sub.id),
+        String(sub.behaviour),
+      ).toMatchObject(expected[sub.behaviour as (typeof cycle)[number]]);
     }
 
     // Only the gone ones (410) were deactivated.
     const inactive = await t()
       .db.db.select({ id: pushSubscriptions.id })
       .from(pushSubscriptions)
-      .where(and(inArray(pushSubscriptions.id, subs.map((s) => s.id)), eq(pushSubscriptions.isActive, false)));
+      .where(
+        and(
+          inArray(
+            pushSubscriptions.id,
+            subs.map((s) => s.id),
+          ),
+          eq(pushSubscriptions.isActive, false),
+        ),
+      );
     expect(new Set(inactive.map((r) => r.id))).toEqual(new Set(subs.filter((s) => s.behaviour === 410).map((s) => s.id)));
   });
 
@@ -173,7 +187,14 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
   ): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const req = httpRequest(
-        { host: "127.0.0.1", port, method, path, agent, headers: { "content-type": "application/json", origin: `http://127.0.0.1:${port}`, ...headers } },
+        {
+          host: "127.0.0.1",
+          port,
+          method,
+          path,
+          agent,
+          headers: { "content-type": "application/json", origin: `http://127.0.0.1:${port}`, ...headers },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -220,7 +241,11 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
     const port = Number(new URL(server.url).port);
 
     const signUp = async (email: string) => {
-      const res = await request(port, false, "POST", "/api/auth/sign-up/email", { name: "Drain", email, password: "correct-horse-battery" });
+      const res = await request(port, false, "POST", "/api/auth/sign-up/email", {
+        name: "Drain",
+        email,
+        password: "correct-horse-battery",
+      });
       expect(res.status).toBe(200);
       const body = JSON.parse(res.body) as { token: string; user: { id: string } };
       return { id: body.user.id, headers: { authorization: `Bearer ${body.token}` } };
@@ -228,14 +253,28 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
     const admin = await signUp(adminEmail);
     const target = await signUp(`drain-${randomBytes(4).toString("hex")}@test.local`);
     const { p256dh, auth } = makeSubscriber();
-    const subscribed = await request(port, false, "POST", "/api/notifications/subscriptions", { endpoint: push.endpoint(DELAY), p256dh, auth }, target.headers);
+    const subscribed = await request(
+      port,
+      false,
+      "POST",
+      "/api/notifications/subscriptions",
+      { endpoint: push.endpoint(DELAY), p256dh, auth },
+      target.headers,
+    );
     expect(subscribed.status).toBe(200);
 
     /** `n` admin test pushes over `agent`, each held open by the slow push endpoint; resolves once all are running. */
     async function holdInFlight(agent: Agent, n: number): Promise<Promise<Answer>[]> {
       const before = push.arrived(DELAY);
       const answers = Array.from({ length: n }, () =>
-        request(port, agent, "POST", "/api/notifications/test/push", { type: "system.drain", title: "Drain", targetUserId: target.id }, admin.headers),
+        request(
+          port,
+          agent,
+          "POST",
+          "/api/notifications/test/push",
+          { type: "system.drain", title: "Drain", targetUserId: target.id },
+          admin.headers,
+        ),
       );
       // A handler is running once its push has reached the push service.
       const until = Date.now() + 15_000;
@@ -256,7 +295,10 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
     return { port, server, holdInFlight, exitWithin };
   }
 
-  const delivered = { success: true, data: { sent: 1, failed: 0, deactivated: 0, results: [expect.objectContaining({ statusCode: 201, ok: true })] } };
+  const delivered = {
+    success: true,
+    data: { sent: 1, failed: 0, deactivated: 0, results: [expect.objectContaining({ statusCode: 201, ok: true })] },
+  };
 
   it("finishes every in-flight request with its normal answer, refuses new connections, and exits 0 once clients hang up", async () => {
     const server = await startServer();
@@ -266,7 +308,11 @@ describe("SIGTERM while requests are in flight (server/main.ts)", () => {
 
     server.server.signal("SIGTERM");
     // Draining: the listener closes, so a new connection is refused while the old requests finish.
-    await waitFor(() => connectionRefused(server.port), (answer) => answer === "ECONNREFUSED", { withinMs: 10_000, what: "the listener closed" });
+    await waitFor(
+      () => connectionRefused(server.port),
+      (answer) => answer === "ECONNREFUSED",
+      { withinMs: 10_000, what: "the listener closed" },
+    );
     expect(server.server.alive()).toBe(true);
 
     const answers = await Promise.all(inFlight);

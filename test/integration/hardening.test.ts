@@ -1,8 +1,8 @@
 // Hardening of the HTTP shell: security headers, request limits, rate limits, what errors and logs reveal.
 import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
-import webpush from "web-push";
 import { describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { pros } from "../../db/schema/index.js";
 import { TEST_ORIGIN, useTestApp } from "../helpers/app.js";
 

@@ -4,11 +4,11 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
-import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { idempotencyKeys, notifications, restrictionCohorts } from "../../db/schema/index.js";
-import { useTestApp, uniqueCohortNumber, type TestApp, type TestUser } from "../helpers/app.js";
-import { makeSubscriber, startPushService, type LocalPushService } from "../../tools/local-push-service.js";
+import { type LocalPushService, makeSubscriber, startPushService } from "../../tools/local-push-service.js";
+import { type TestApp, type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 
 const COHORTS = "/api/admin/restriction/cohorts";
 const INBOX = "/api/notifications";
@@ -169,9 +169,7 @@ describe("safe retries", () => {
 
     const key = newKey();
     const payload = { type: "system.slow", title: "Slow", targetUserId: target.id };
-    const responses = await Promise.all(
-      Array.from({ length: 5 }, () => send(admin, "POST", `${INBOX}/test/push`, { key, payload })),
-    );
+    const responses = await Promise.all(Array.from({ length: 5 }, () => send(admin, "POST", `${INBOX}/test/push`, { key, payload })));
     const ran = responses.filter((r) => r.statusCode === 200);
     expect(ran).toHaveLength(1);
     expect(ran[0]!.json().data).toMatchObject({ sent: 0, failed: 1 });
@@ -217,7 +215,16 @@ describe("safe retries", () => {
       const keys = Array.from({ length: 3 }, newKey);
       await t()
         .db.db.insert(idempotencyKeys)
-        .values(keys.map((key) => ({ userId: someone.id, key, fingerprint: "x", status: 200, responseBody: "{}", expiresAt: new Date(Date.now() - 1000) })));
+        .values(
+          keys.map((key) => ({
+            userId: someone.id,
+            key,
+            fingerprint: "x",
+            status: 200,
+            responseBody: "{}",
+            expiresAt: new Date(Date.now() - 1000),
+          })),
+        );
       expect((await send(caller, "PATCH", `${INBOX}/read-all`, { key: newKey() })).statusCode).toBe(200);
       const left = await t()
         .db.db.select()

@@ -22,7 +22,9 @@ describe("METRICS_PORT", () => {
       expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
       const samples = parseMetrics(await res.text());
       // The start-up helper waited on /health/ready; the requests above are counted by their templates.
-      expect(sampleValue(samples, "http_requests_total", { method: "GET", route: "/health/ready", status_code: "200" })).toBeGreaterThanOrEqual(1);
+      expect(
+        sampleValue(samples, "http_requests_total", { method: "GET", route: "/health/ready", status_code: "200" }),
+      ).toBeGreaterThanOrEqual(1);
       expect(sampleValue(samples, "http_requests_total", { method: "GET", route: "/health/live", status_code: "200" })).toBe(1);
       expect(sampleValue(samples, "http_requests_total", { method: "GET", route: "unmatched", status_code: "404" })).toBe(1);
       expect(sampleValue(samples, "db_query_duration_seconds_count", { kind: "statement" })).toBeGreaterThan(0);

@@ -4,15 +4,15 @@
 // tests compare before and after.
 import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
-import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { buildApp } from "../../server/app.js";
 import { recordAudit } from "../../server/audit/record.js";
-import { startMetricsServer, type MetricsServer } from "../../server/observability/metrics.js";
-import { makeSubscriber, startPushService, type LocalPushService } from "../../tools/local-push-service.js";
-import { useTestApp, type TestUser } from "../helpers/app.js";
+import { type MetricsServer, startMetricsServer } from "../../server/observability/metrics.js";
+import { type LocalPushService, makeSubscriber, startPushService } from "../../tools/local-push-service.js";
+import { type TestUser, useTestApp } from "../helpers/app.js";
 import { registeredPro } from "../helpers/fixtures.js";
-import { parseMetrics, sampleValue, type Sample } from "../helpers/metrics.js";
+import { parseMetrics, type Sample, sampleValue } from "../helpers/metrics.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 
@@ -104,7 +104,11 @@ describe("metrics", () => {
     const activate = await t().app.inject({ method: "POST", url: `/api/admin/restriction/${proId}/activate`, headers: admin.headers });
     expect(activate.statusCode).toBe(200);
     // A refused change records nothing, so nothing is counted.
-    const refused = await t().app.inject({ method: "POST", url: `/api/admin/restriction/${proId}-unknown/activate`, headers: admin.headers });
+    const refused = await t().app.inject({
+      method: "POST",
+      url: `/api/admin/restriction/${proId}-unknown/activate`,
+      headers: admin.headers,
+    });
     expect(refused.statusCode).toBe(404);
 
     const after = await scrape();

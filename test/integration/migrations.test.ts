@@ -18,7 +18,10 @@ function migrationsUpTo(before: string): string {
   cpSync(migrationsFolder, dir, { recursive: true });
   const journalFile = join(dir, "meta", "_journal.json");
   const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === before));
+  journal.entries = journal.entries.slice(
+    0,
+    journal.entries.findIndex((e) => e.tag === before),
+  );
   writeFileSync(journalFile, JSON.stringify(journal));
   return dir;
 }

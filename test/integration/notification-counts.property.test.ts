@@ -5,22 +5,15 @@
 // once. On PostgreSQL the ones "at once" run on different pool connections and really overlap; PGlite has
 // one connection and runs them in turn. After every step each counter is compared with count(*), and the
 // unread count and the list's counts the API answers with the counted ones.
-import fc from "fast-check";
+
 import { inArray, sql } from "drizzle-orm";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Category } from "../../db/categories.js";
 import { notifications } from "../../db/schema/index.js";
 import type { SessionUser } from "../../server/auth/session.js";
 import { openTestDb, type TestDb } from "../helpers/db.js";
-import {
-  countedCounters,
-  deleteUsers,
-  ensureUsers,
-  inboxOf,
-  newUsers,
-  storedCounters,
-  sumFor,
-} from "../helpers/notification-counts.js";
+import { countedCounters, deleteUsers, ensureUsers, inboxOf, newUsers, storedCounters, sumFor } from "../helpers/notification-counts.js";
 
 // Few users and categories, so that operations keep meeting the same counters.
 const USERS = 3;

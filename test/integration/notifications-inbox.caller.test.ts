@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { notifications } from "../../db/schema/index.js";
-import { useTestApp, type TestUser } from "../helpers/app.js";
+import { type TestUser, useTestApp } from "../helpers/app.js";
 
 type Seed = Partial<typeof notifications.$inferInsert>;
 
@@ -31,8 +31,7 @@ describe("inbox procedures (createCaller)", () => {
       .returning();
   }
 
-  const stored = async (id: string) =>
-    (await t().db.db.select().from(notifications).where(eq(notifications.id, id)))[0]!;
+  const stored = async (id: string) => (await t().db.db.select().from(notifications).where(eq(notifications.id, id)))[0]!;
 
   const expectAppError = (promise: Promise<unknown>, kind: string, message?: string) =>
     expect(promise).rejects.toMatchObject({ kind, ...(message ? { message } : {}) });
@@ -101,8 +100,7 @@ describe("inbox procedures (createCaller)", () => {
         { title: "path", body: "C:\\temp" },
         { title: "other path", body: "C:temp" },
       ]);
-      const titles = async (search: string) =>
-        (await api(user).list({ search })).notifications.map((n) => n.title).sort();
+      const titles = async (search: string) => (await api(user).list({ search })).notifications.map((n) => n.title).sort();
       expect(await titles("off")).toEqual(["50% OFF today", "500 off"]);
       expect(await titles("%")).toEqual(["50% OFF today"]);
       expect(await titles("a_b")).toEqual(["snake a_b"]);
@@ -126,7 +124,10 @@ describe("inbox procedures (createCaller)", () => {
 
     it("pages with offset (page - 1) * limit and has_more = page * limit < total", async () => {
       const user = await t().signUp();
-      await seed(user, Array.from({ length: 5 }, (_, i) => ({ title: `n${i}` })));
+      await seed(
+        user,
+        Array.from({ length: 5 }, (_, i) => ({ title: `n${i}` })),
+      );
       const page = (p: number, l: number) => api(user).list({ page: p, limit: l });
       expect(await page(1, 2)).toMatchObject({ page: 1, total: 5, has_more: true });
       expect((await page(2, 2)).notifications.map((n) => n.title)).toEqual(["n2", "n3"]);
@@ -141,7 +142,10 @@ describe("inbox procedures (createCaller)", () => {
 
     it("defaults limit to 30 and clamps it to 1..100", async () => {
       const user = await t().signUp();
-      await seed(user, Array.from({ length: 101 }, (_, i) => ({ title: `n${i}` })));
+      await seed(
+        user,
+        Array.from({ length: 101 }, (_, i) => ({ title: `n${i}` })),
+      );
       const count = async (limit?: number) => (await api(user).list({ limit })).notifications.length;
       expect(await count()).toBe(30);
       expect(await count(0)).toBe(30);

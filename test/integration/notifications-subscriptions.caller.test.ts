@@ -4,8 +4,8 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { notifications, pushSubscriptions } from "../../db/schema/index.js";
-import { useTestApp, type TestUser } from "../helpers/app.js";
 import { makeSubscriber } from "../../tools/local-push-service.js";
+import { type TestUser, useTestApp } from "../helpers/app.js";
 
 const keys = () => {
   const { p256dh, auth } = makeSubscriber();
@@ -110,7 +110,11 @@ describe("subscription and admin test procedures (createCaller)", () => {
         url: "https://app.example.test/digest",
         targetUserId: target.id,
       });
-      expect(withUrl.notification).toMatchObject({ category: "system", body: "Your week", data: { url: "https://app.example.test/digest" } });
+      expect(withUrl.notification).toMatchObject({
+        category: "system",
+        body: "Your week",
+        data: { url: "https://app.example.test/digest" },
+      });
       expect(await storedData(withUrl.notification.id)).toEqual({ url: "https://app.example.test/digest" });
       expect((await api(target).list()).notifications.map((n) => n.title)).toEqual(["Digest", "Paid"]);
     });

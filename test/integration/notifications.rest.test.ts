@@ -3,9 +3,9 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { notificationRoutes } from "../../server/rest/routes.js";
-import { useTestApp, type TestUser } from "../helpers/app.js";
 import { makeSubscriber } from "../../tools/local-push-service.js";
-import { ISO, type Envelope, type WireOutput } from "../helpers/rest.js";
+import { type TestUser, useTestApp } from "../helpers/app.js";
+import { type Envelope, ISO, type WireOutput } from "../helpers/rest.js";
 
 const BASE = "/api/notifications";
 
@@ -28,7 +28,10 @@ describe("notifications over REST", () => {
     const admin = await t().signUp({ admin: true });
     const ids: string[] = [];
     for (const item of items) {
-      const res = await call<WireOutput<"notifications.testInApp">>(admin, "POST", `${BASE}/test/in-app`, { ...item, targetUserId: target.id });
+      const res = await call<WireOutput<"notifications.testInApp">>(admin, "POST", `${BASE}/test/in-app`, {
+        ...item,
+        targetUserId: target.id,
+      });
       expect(res.status).toBe(200);
       ids.push(res.body.data!.notification.id);
     }
@@ -138,7 +141,10 @@ describe("notifications over REST", () => {
     expect((await call<NotificationPage>(owner, "GET", BASE)).body.data!.total).toBe(0);
 
     for (const missing of [id, randomUUID(), "not-a-uuid"]) {
-      const notFound = { status: 404, body: { success: false, error: { code: "NOT_FOUND", message: `Notification ${missing} not found` } } };
+      const notFound = {
+        status: 404,
+        body: { success: false, error: { code: "NOT_FOUND", message: `Notification ${missing} not found` } },
+      };
       expect(await call(owner, "PATCH", `${BASE}/${missing}/read`)).toEqual(notFound);
       expect(await call(owner, "DELETE", `${BASE}/${missing}`)).toEqual(notFound);
     }
@@ -188,9 +194,15 @@ describe("notifications over REST", () => {
     const user = await t().signUp();
     const { p256dh, auth } = makeSubscriber();
     const endpoint = `https://push.example.test/${randomUUID()}`;
-    const created = await call<WireOutput<"notifications.subscribe">>(user, "POST", `${BASE}/subscriptions`, { endpoint, p256dh, auth }, {
-      "user-agent": "Safari/18",
-    });
+    const created = await call<WireOutput<"notifications.subscribe">>(
+      user,
+      "POST",
+      `${BASE}/subscriptions`,
+      { endpoint, p256dh, auth },
+      {
+        "user-agent": "Safari/18",
+      },
+    );
     expect(created.status).toBe(200);
     expect(created.body.data!.subscription).toMatchObject({
       userId: user.id,

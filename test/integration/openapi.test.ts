@@ -38,9 +38,12 @@ describe("API reference", () => {
     expect(activate.requestBody).toBeUndefined();
     expect(activate.responses["400"].$ref).toBe("#/components/responses/E400");
     const list = doc.paths["/api/notifications"].get;
-    expect(list.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort()).toEqual(
-      ["query:category", "query:limit", "query:page", "query:search"],
-    );
+    expect(list.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`).sort()).toEqual([
+      "query:category",
+      "query:limit",
+      "query:page",
+      "query:search",
+    ]);
     expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
   });
 

@@ -5,7 +5,7 @@
 // event loop, which hid the reset.
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServerProcess, useProcessDatabase, type ServerProcess } from "../helpers/server-process.js";
+import { type ServerProcess, startServerProcess, useProcessDatabase } from "../helpers/server-process.js";
 
 const database = useProcessDatabase();
 let server: ServerProcess;
@@ -49,7 +49,11 @@ function upload(headers: Record<string, string>, size: number, declareLength: bo
   });
 }
 
-const tally = (answers: string[]) => answers.reduce<Record<string, number>>((all, a) => ({ ...all, [a]: (all[a] ?? 0) + 1 }), {});
+function tally(answers: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const a of answers) counts[a] = (counts[a] ?? 0) + 1;
+  return counts;
+}
 
 describe("uploads answered before their body has arrived", () => {
   it("forty 4 MiB uploads at once, with and without a declared length: every client reads its 413", async () => {
@@ -63,7 +67,9 @@ describe("uploads answered before their body has arrived", () => {
 
   it("a body that is not JSON: every client reads its 415", async () => {
     const answers = await Promise.all(
-      Array.from({ length: 40 }, () => upload({ authorization: "Bearer not-checked-yet", "content-type": "text/plain" }, 4 * 1024 * 1024, true)),
+      Array.from({ length: 40 }, () =>
+        upload({ authorization: "Bearer not-checked-yet", "content-type": "text/plain" }, 4 * 1024 * 1024, true),
+      ),
     );
     expect(tally(answers)).toEqual({ "415": 40 });
   });

@@ -4,8 +4,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { pros } from "../../db/schema/index.js";
-import { restRoutes, type RestRoute } from "../../server/rest/routes.js";
-import { useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
+import { type RestRoute, restRoutes } from "../../server/rest/routes.js";
+import { type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 
 const t = useTestApp();
 

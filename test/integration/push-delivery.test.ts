@@ -2,18 +2,18 @@
 // (aes128gcm with real P-256 keys), the VAPID JWT verified, and each push-service answer's effect
 // (docs/api.md#admin-test-endpoints). The push service here is http:, which PUSH_ALLOW_HTTP_ENDPOINTS admits.
 import { eq, inArray } from "drizzle-orm";
-import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { pushSubscriptions } from "../../db/schema/index.js";
-import { useTestApp, type TestUser } from "../helpers/app.js";
-import { freePort } from "../helpers/net.js";
 import {
+  type Behaviour,
+  type LocalPushService,
   makeSubscriber,
   startPushService,
   verifyVapidAuthorization,
-  type Behaviour,
-  type LocalPushService,
 } from "../../tools/local-push-service.js";
+import { type TestUser, useTestApp } from "../helpers/app.js";
+import { freePort } from "../helpers/net.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 const TIMEOUT_MS = 500;

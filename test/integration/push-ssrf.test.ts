@@ -3,12 +3,12 @@
 // again at send time with the address the connection would use, so a name that moves inside is refused
 // before any connection is made.
 import { randomBytes } from "node:crypto";
-import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { pushSubscriptions } from "../../db/schema/index.js";
-import { useTestApp, type TestUser } from "../helpers/app.js";
+import { type LocalPushService, makeSubscriber, startPushService } from "../../tools/local-push-service.js";
+import { type TestUser, useTestApp } from "../helpers/app.js";
 import { TEST_HOSTS, tableLookup } from "../helpers/dns.js";
-import { makeSubscriber, startPushService, type LocalPushService } from "../../tools/local-push-service.js";
 import { snapshotTables } from "../helpers/snapshot.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };

@@ -1,13 +1,13 @@
 // A server without VAPID keys and with the default endpoint rule (https: only): the one unwrapped error
 // (docs/api.md#errors), and what browsers are told.
 import { describe, expect, it } from "vitest";
-import { useTestApp } from "../helpers/app.js";
 import { makeSubscriber } from "../../tools/local-push-service.js";
+import { useTestApp } from "../helpers/app.js";
 
 describe("push without VAPID keys", () => {
   const t = useTestApp();
 
-  it("POST /test/push answers exactly HTTP 500 {\"error\":\"VAPID not configured\"}", async () => {
+  it('POST /test/push answers exactly HTTP 500 {"error":"VAPID not configured"}', async () => {
     const admin = await t().signUp({ admin: true });
     const res = await t().app.inject({
       method: "POST",
@@ -22,9 +22,10 @@ describe("push without VAPID keys", () => {
 
   it("the testPush procedure fails with the same message, as an internal error", async () => {
     const admin = await t().signUp({ admin: true });
-    await expect(
-      t().caller(admin).notifications.testPush({ type: "x", title: "x", targetUserId: admin.id }),
-    ).rejects.toMatchObject({ kind: "INTERNAL_ERROR", message: "VAPID not configured" });
+    await expect(t().caller(admin).notifications.testPush({ type: "x", title: "x", targetUserId: admin.id })).rejects.toMatchObject({
+      kind: "INTERNAL_ERROR",
+      message: "VAPID not configured",
+    });
   });
 
   it("GET /vapid-public-key answers null", async () => {

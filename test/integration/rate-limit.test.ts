@@ -1,7 +1,8 @@
 // The admin test-push limit is procedure middleware: it counts per user, whichever door and session the
 // calls come through, and answers 429 with Retry-After on both doors.
-import webpush from "web-push";
+
 import { describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { useTestApp } from "../helpers/app.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.com" };
@@ -27,7 +28,12 @@ describe("test-push rate limit", () => {
       message: "Too many requests; try again later",
       data: { code: "TOO_MANY_REQUESTS", httpStatus: 429, appCode: "TOO_MANY_REQUESTS" },
     });
-    const rest = await t().app.inject({ method: "POST", url: "/api/notifications/test/push", headers: { ...secondSession, ...json }, payload: body });
+    const rest = await t().app.inject({
+      method: "POST",
+      url: "/api/notifications/test/push",
+      headers: { ...secondSession, ...json },
+      payload: body,
+    });
     expect(rest.statusCode).toBe(429);
     expect(Number(rest.headers["retry-after"])).toBeGreaterThan(0);
   });

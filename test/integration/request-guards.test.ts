@@ -7,7 +7,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { beforeAll, describe, expect, it } from "vitest";
 import { restRoutes } from "../../server/rest/routes.js";
 import { appRouter } from "../../server/routers/index.js";
-import { TEST_ORIGIN, TEST_PASSWORD, useTestApp, type TestUser } from "../helpers/app.js";
+import { TEST_ORIGIN, TEST_PASSWORD, type TestUser, useTestApp } from "../helpers/app.js";
 import { rawRequest } from "../helpers/net.js";
 import { snapshotTables } from "../helpers/snapshot.js";
 
@@ -66,7 +66,12 @@ describe("writes carrying the session cookie", () => {
       ];
       for (const headers of attempts) {
         const res = await send(w, headers);
-        expect({ write: w.label, headers, status: res.statusCode, error: error(res) }).toEqual({ write: w.label, headers, status: 403, error: UNTRUSTED });
+        expect({ write: w.label, headers, status: res.statusCode, error: error(res) }).toEqual({
+          write: w.label,
+          headers,
+          status: 403,
+          error: UNTRUSTED,
+        });
       }
     }
     expect(await snapshotTables(t().db.db)).toEqual(before);
@@ -75,7 +80,10 @@ describe("writes carrying the session cookie", () => {
   it("are answered as a bearer caller's are from a trusted origin or the service's own page", async () => {
     for (const w of writes) {
       const asBearer = await send(w, admin.headers);
-      const trusted: Record<string, string>[] = [{ cookie, origin: TEST_ORIGIN }, { cookie, "sec-fetch-site": "same-origin" }];
+      const trusted: Record<string, string>[] = [
+        { cookie, origin: TEST_ORIGIN },
+        { cookie, "sec-fetch-site": "same-origin" },
+      ];
       for (const headers of trusted) {
         const res = await send(w, headers);
         expect({ write: w.label, status: res.statusCode }).toEqual({ write: w.label, status: asBearer.statusCode });
@@ -95,11 +103,16 @@ describe("a write's body", () => {
     const bodies = [
       ["text/plain", "{}"],
       ["application/x-www-form-urlencoded", "a=1"],
-      ["multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--x--\r\n"],
+      ["multipart/form-data; boundary=x", '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n'],
     ];
     for (const url of ["/api/notifications/read-all", "/trpc/notifications.markAllRead"]) {
       for (const [type, payload] of bodies) {
-        const res = await t().app.inject({ method: url.startsWith("/trpc") ? "POST" : "PATCH", url, headers: { ...user.headers, "content-type": type! }, payload });
+        const res = await t().app.inject({
+          method: url.startsWith("/trpc") ? "POST" : "PATCH",
+          url,
+          headers: { ...user.headers, "content-type": type! },
+          payload,
+        });
         expect({ url, type, status: res.statusCode, code: error(res).code }).toEqual({ url, type, status: 415, code: "VALIDATION_ERROR" });
       }
     }
@@ -122,7 +135,7 @@ describe("a write's body", () => {
 
 describe("JSON nested deeper than 64 levels", () => {
   const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
-  const deepObject = (depth: number) => `{"a":${"{\"a\":".repeat(depth)}1${"}".repeat(depth)}}`;
+  const deepObject = (depth: number) => `{"a":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`;
 
   it("is 400 on REST, on /api/auth/*, in a tRPC body, a tRPC query's input and superjson's meta; 64 levels are fine", async () => {
     const user = await t().signUp();
@@ -133,13 +146,31 @@ describe("JSON nested deeper than 64 levels", () => {
       { label: "auth", method: "POST" as const, url: "/api/auth/sign-in/email", payload: deep, origin: TEST_ORIGIN },
       { label: "tRPC body", method: "POST" as const, url: "/trpc/notifications.markAllRead", payload: `{"json":${nested(10_000)}}` },
       { label: "tRPC meta", method: "POST" as const, url: "/trpc/notifications.markAllRead", payload: `{"json":{},"meta":${deep}}` },
-      { label: "tRPC query input", method: "GET" as const, url: `/trpc/notifications.list?input=${encodeURIComponent(`{"json":${nested(10_000)}}`)}` },
+      {
+        label: "tRPC query input",
+        method: "GET" as const,
+        url: `/trpc/notifications.list?input=${encodeURIComponent(`{"json":${nested(10_000)}}`)}`,
+      },
     ];
     for (const c of cases) {
-      const res = await t().app.inject({ method: c.method, url: c.url, headers: { ...json, ...(c.origin ? { origin: c.origin } : {}) }, payload: c.payload });
-      expect({ case: c.label, status: res.statusCode, body: res.body }).toMatchObject({ case: c.label, status: 400, body: expect.stringContaining("nests deeper than 64 levels") });
+      const res = await t().app.inject({
+        method: c.method,
+        url: c.url,
+        headers: { ...json, ...(c.origin ? { origin: c.origin } : {}) },
+        payload: c.payload,
+      });
+      expect({ case: c.label, status: res.statusCode, body: res.body }).toMatchObject({
+        case: c.label,
+        status: 400,
+        body: expect.stringContaining("nests deeper than 64 levels"),
+      });
     }
-    const atTheBound = await t().app.inject({ method: "PATCH", url: "/api/notifications/read-all", headers: json, payload: `{"x":${nested(63)}}` });
+    const atTheBound = await t().app.inject({
+      method: "PATCH",
+      url: "/api/notifications/read-all",
+      headers: json,
+      payload: `{"x":${nested(63)}}`,
+    });
     expect(atTheBound.statusCode).toBe(200);
   });
 });
@@ -164,7 +195,12 @@ describe("paths under /api/auth/, sent as written (node:http)", () => {
     base = await t().app.listen({ port: 0, host: "127.0.0.1" });
   });
   const post = (path: string, body: object) =>
-    rawRequest(base, { method: "POST", path, headers: { origin: TEST_ORIGIN, "content-type": "application/json" }, body: JSON.stringify(body) });
+    rawRequest(base, {
+      method: "POST",
+      path,
+      headers: { origin: TEST_ORIGIN, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
 
   it("are served in normal form only: for every limited operation, each other form is 400 and reaches nothing", async () => {
     const user = await t().signUp();
@@ -174,7 +210,11 @@ describe("paths under /api/auth/, sent as written (node:http)", () => {
     ] as const) {
       for (const variant of variantsOf(path)) {
         const res = await post(variant, body);
-        expect({ variant, status: res.status, body: res.body }).toMatchObject({ variant, status: 400, body: expect.stringContaining("Malformed URL") });
+        expect({ variant, status: res.status, body: res.body }).toMatchObject({
+          variant,
+          status: 400,
+          body: expect.stringContaining("Malformed URL"),
+        });
       }
     }
   });
@@ -206,7 +246,14 @@ describe("the sign-in limit, whatever the path's form (node:http)", () => {
     expect((await signIn("/api/auth/sign-in/email", "wrong-password-1")).status).toBe(401);
     expect((await signIn("/api/auth/sign-in/email", "wrong-password-2")).status).toBe(401);
     expect((await signIn("/api/auth/sign-in/email", "wrong-password-3")).status).toBe(429);
-    for (const path of ["/api/auth/./sign-in/email", "/api/auth/x/../sign-in/email", "/api/auth//sign-in/email", "/api/auth/%2e/sign-in/email", "/api/auth/sign-in/email/", "/api/auth/SIGN-IN/email"]) {
+    for (const path of [
+      "/api/auth/./sign-in/email",
+      "/api/auth/x/../sign-in/email",
+      "/api/auth//sign-in/email",
+      "/api/auth/%2e/sign-in/email",
+      "/api/auth/sign-in/email/",
+      "/api/auth/SIGN-IN/email",
+    ]) {
       const wrong = await signIn(path, "wrong-password-4");
       const right = await signIn(path, TEST_PASSWORD);
       expect({ path, wrong: wrong.status, right: right.status, session: right.body.includes("token") }).toEqual({
@@ -227,7 +274,7 @@ describe("tRPC", () => {
     const answers = {
       "mutation over GET": (await call("GET", "/trpc/notifications.markAllRead")).statusCode,
       "query over POST": (await call("POST", "/trpc/notifications.unreadCount", { "content-type": "application/json" }, "{}")).statusCode,
-      "PUT": (await call("PUT", "/trpc/notifications.markAllRead", { "content-type": "application/json" }, "{}")).statusCode,
+      PUT: (await call("PUT", "/trpc/notifications.markAllRead", { "content-type": "application/json" }, "{}")).statusCode,
       "POST with a body and no content type": (await call("POST", "/trpc/notifications.markAllRead", {}, "{}")).statusCode,
       "malformed JSON": (await call("POST", "/trpc/notifications.markAllRead", { "content-type": "application/json" }, "{")).statusCode,
     };

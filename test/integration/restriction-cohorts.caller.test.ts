@@ -4,16 +4,9 @@
 // restriction-gates.caller.test.ts, per-pro flags in restriction-pros.caller.test.ts).
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { useTestApp, uniqueCohortNumber } from "../helpers/app.js";
+import { uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { expectProStatuses, expectValidationError } from "../helpers/caller-expect.js";
-import {
-  activeCohort,
-  adminRestrictionApi,
-  newCohort,
-  newProIds,
-  PASSING_GATES,
-  type RestrictionApi as Api,
-} from "../helpers/fixtures.js";
+import { type RestrictionApi as Api, activeCohort, adminRestrictionApi, newCohort, newProIds, PASSING_GATES } from "../helpers/fixtures.js";
 
 describe("restriction cohorts (createCaller)", () => {
   const t = useTestApp();

@@ -3,10 +3,17 @@
 // Per-pro routes, routing and who may call are in restriction-pros.rest.test.ts.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { useTestApp, uniqueCohortNumber } from "../helpers/app.js";
-import { EMPTY_CHECK_RECORD, FAILING_GATES, FAILING_GATES_BLOCKED_BY, newProIds, NO_CHECK, PASSING_GATES } from "../helpers/fixtures.js";
+import { uniqueCohortNumber, useTestApp } from "../helpers/app.js";
+import { EMPTY_CHECK_RECORD, FAILING_GATES, FAILING_GATES_BLOCKED_BY, NO_CHECK, newProIds, PASSING_GATES } from "../helpers/fixtures.js";
 import { ISO, type Json, type RestRequest as Request } from "../helpers/rest.js";
-import { CHECK_FIELDS, expectCohort, expectStatus, RESTRICTION as BASE, restrictionRest, type Cohort } from "../helpers/restriction-rest.js";
+import {
+  RESTRICTION as BASE,
+  CHECK_FIELDS,
+  type Cohort,
+  expectCohort,
+  expectStatus,
+  restrictionRest,
+} from "../helpers/restriction-rest.js";
 
 describe("restriction cohort routes over REST", () => {
   const t = useTestApp();
@@ -161,7 +168,11 @@ describe("restriction cohort routes over REST", () => {
       const user = await admin();
       const a = await createCohort(user);
       const b = await createCohort(user);
-      const check = await ok(user, { method: "POST", url: `${BASE}/cohorts/${a.id}/check-gates`, payload: { ...PASSING_GATES, id: b.id } }, 201);
+      const check = await ok(
+        user,
+        { method: "POST", url: `${BASE}/cohorts/${a.id}/check-gates`, payload: { ...PASSING_GATES, id: b.id } },
+        201,
+      );
       expect(check.cohortId).toBe(a.id);
       await fails(user, activate(b.id), 400, "VALIDATION_ERROR", NO_CHECK);
     });
@@ -233,7 +244,11 @@ describe("restriction cohort routes over REST", () => {
   it("answers 400, not 500, to strings PostgreSQL cannot store (NUL characters)", async () => {
     const user = await admin();
     const { id } = await createCohort(user);
-    await invalid(user, { method: "POST", url: `${BASE}/cohorts`, payload: { cohortNumber: uniqueCohortNumber(), proIds: ["a\u0000b"] } }, "proIds.0");
+    await invalid(
+      user,
+      { method: "POST", url: `${BASE}/cohorts`, payload: { cohortNumber: uniqueCohortNumber(), proIds: ["a\u0000b"] } },
+      "proIds.0",
+    );
     await invalid(user, rollback(id, { reason: "why\u0000not" }), "reason");
     await invalid(user, { method: "GET", url: `${BASE}/a%00b` }, "proId");
     await invalid(user, { method: "POST", url: `${BASE}/a%00b/activate` }, "proId");

@@ -12,9 +12,9 @@ import {
   EMPTY_CHECK_RECORD,
   FAILING_GATES,
   FAILING_GATES_BLOCKED_BY,
+  NO_CHECK,
   newCohort,
   newProIds,
-  NO_CHECK,
   PASSING_GATES,
 } from "../helpers/fixtures.js";
 
@@ -117,9 +117,7 @@ describe("restriction gates (createCaller)", () => {
         message: `Activation blocked by unmet gates: ${FAILING_GATES_BLOCKED_BY}`,
       });
       expect((await api.listCohorts()).find((c) => c.id === cohort.id)).toEqual(cohort);
-      expect(await proStatuses(api, proIds)).toEqual(
-        proIds.map((proId) => ({ proId, restrictionActive: false })),
-      );
+      expect(await proStatuses(api, proIds)).toEqual(proIds.map((proId) => ({ proId, restrictionActive: false })));
     });
 
     it("uses the latest check only: an older pass does not outweigh a newer failure", async () => {

@@ -2,16 +2,16 @@
 // how they meet cohort tags, and who may call the restriction procedures at all.
 import { describe, expect, it } from "vitest";
 import { appRouter } from "../../server/routers/index.js";
-import { useTestApp, uniqueCohortNumber } from "../helpers/app.js";
+import { uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { expectValidationError } from "../helpers/caller-expect.js";
 import {
+  type RestrictionApi as Api,
   activeCohort,
   adminRestrictionApi,
   newCohort,
   newProIds,
   PASSING_GATES,
   registerPros,
-  type RestrictionApi as Api,
 } from "../helpers/fixtures.js";
 
 describe("restriction per-pro flags and who may call (createCaller)", () => {
@@ -75,12 +75,7 @@ describe("restriction per-pro flags and who may call (createCaller)", () => {
       expect(list.every((s) => s.restrictionActive)).toBe(true);
       const listedIds = list.map((s) => s.proId);
       expect(listedIds).toEqual([...listedIds].sort());
-      expect(list.filter((s) => proIds.includes(s.proId)).map((s) => s.proId)).toEqual([
-        proIds[0],
-        proIds[2],
-        proIds[3],
-        proIds[5],
-      ]);
+      expect(list.filter((s) => proIds.includes(s.proId)).map((s) => s.proId)).toEqual([proIds[0], proIds[2], proIds[3], proIds[5]]);
     });
 
     it("lists a cohort's pros after activation and drops them after rollback", async () => {

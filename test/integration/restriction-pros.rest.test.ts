@@ -3,10 +3,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { restrictionRoutes } from "../../server/rest/routes.js";
-import { TEST_ORIGIN, useTestApp, uniqueCohortNumber, type TestUser } from "../helpers/app.js";
+import { TEST_ORIGIN, type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { newProIds, PASSING_GATES } from "../helpers/fixtures.js";
-import { type Json, type RestRequest as Request } from "../helpers/rest.js";
-import { expectCohort, expectStatus, RESTRICTION as BASE, restrictionRest } from "../helpers/restriction-rest.js";
+import type { Json, RestRequest as Request } from "../helpers/rest.js";
+import { RESTRICTION as BASE, expectCohort, expectStatus, restrictionRest } from "../helpers/restriction-rest.js";
 
 describe("restriction per-pro routes, routing and who may call, over REST", () => {
   const t = useTestApp();
@@ -98,9 +98,19 @@ describe("restriction per-pro routes, routing and who may call, over REST", () =
       await checkGates(user, cohort.id);
       const id = cohort.id;
       const requests: Record<string, Request & { status: number }> = {
-        [`POST ${BASE}/cohorts`]: { method: "POST", url: `${BASE}/cohorts`, payload: { cohortNumber: uniqueCohortNumber(), proIds: ["z"] }, status: 201 },
+        [`POST ${BASE}/cohorts`]: {
+          method: "POST",
+          url: `${BASE}/cohorts`,
+          payload: { cohortNumber: uniqueCohortNumber(), proIds: ["z"] },
+          status: 201,
+        },
         [`GET ${BASE}/cohorts`]: { method: "GET", url: `${BASE}/cohorts`, status: 200 },
-        [`POST ${BASE}/cohorts/:id/check-gates`]: { method: "POST", url: `${BASE}/cohorts/${id}/check-gates`, payload: PASSING_GATES, status: 201 },
+        [`POST ${BASE}/cohorts/:id/check-gates`]: {
+          method: "POST",
+          url: `${BASE}/cohorts/${id}/check-gates`,
+          payload: PASSING_GATES,
+          status: 201,
+        },
         [`GET ${BASE}/cohorts/:id/checks`]: { method: "GET", url: `${BASE}/cohorts/${id}/checks`, status: 200 },
         [`GET ${BASE}/cohorts/:id/preview`]: { method: "GET", url: `${BASE}/cohorts/${id}/preview?action=rollback`, status: 200 },
         [`POST ${BASE}/cohorts/:id/activate`]: { ...activate(id), status: 200 },

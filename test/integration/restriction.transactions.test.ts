@@ -5,7 +5,7 @@ import { asc, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { proFlagChanges, proRestrictionStatus, restrictionCohorts } from "../../db/schema/index.js";
 import { useTestApp } from "../helpers/app.js";
-import { adminRestrictionApi, newProIds, passedCohort, type RestrictionApi as Api } from "../helpers/fixtures.js";
+import { type RestrictionApi as Api, adminRestrictionApi, newProIds, passedCohort } from "../helpers/fixtures.js";
 
 describe("restriction transactions", () => {
   const t = useTestApp();
@@ -86,7 +86,11 @@ describe("restriction transactions", () => {
       expect(forSmall).toHaveLength(2);
       expect(forLarge).toHaveLength(2);
       // The history of every pro was written by those statements too, pointing at one audit event.
-      const history = await t().db.db.select().from(proFlagChanges).where(inArray(proFlagChanges.proId, large.proIds)).orderBy(asc(proFlagChanges.id));
+      const history = await t()
+        .db.db.select()
+        .from(proFlagChanges)
+        .where(inArray(proFlagChanges.proId, large.proIds))
+        .orderBy(asc(proFlagChanges.id));
       const latest = history.filter((h) => h.auditEventId === history.at(-1)!.auditEventId);
       expect(latest).toHaveLength(500);
       const statuses = await storedStatuses(large.proIds);
@@ -116,10 +120,12 @@ describe("restriction transactions", () => {
     /** Some pros start with a status (one on per pro, one off from elsewhere); the rest have none. */
     async function seedStatuses(proIds: string[]) {
       const earlier = new Date("2026-01-01T00:00:00.000Z");
-      await t().db.db.insert(proRestrictionStatus).values([
-        { proId: proIds[0]!, restrictionActive: true, cohortId: null, updatedAt: earlier },
-        { proId: proIds[1]!, restrictionActive: false, cohortId: null, updatedAt: earlier },
-      ]);
+      await t()
+        .db.db.insert(proRestrictionStatus)
+        .values([
+          { proId: proIds[0]!, restrictionActive: true, cohortId: null, updatedAt: earlier },
+          { proId: proIds[1]!, restrictionActive: false, cohortId: null, updatedAt: earlier },
+        ]);
       return storedStatuses(proIds);
     }
 
@@ -233,19 +239,13 @@ describe("restriction transactions", () => {
       });
       await holding;
       const calls = Promise.allSettled(
-        Array.from({ length: 12 }, (_, i) =>
-          i % 3 === 2 ? api.rollbackCohort({ id: cohort.id }) : api.activateCohort({ id: cohort.id }),
-        ),
+        Array.from({ length: 12 }, (_, i) => (i % 3 === 2 ? api.rollbackCohort({ id: cohort.id }) : api.activateCohort({ id: cohort.id }))),
       );
       fired();
       await blocker;
       const results = await calls;
       expect(results.filter((r) => r.status === "rejected")).toEqual([]);
-      const history = await db
-        .select()
-        .from(proFlagChanges)
-        .where(inArray(proFlagChanges.proId, proIds))
-        .orderBy(asc(proFlagChanges.id));
+      const history = await db.select().from(proFlagChanges).where(inArray(proFlagChanges.proId, proIds)).orderBy(asc(proFlagChanges.id));
       expect(history).toHaveLength(12 * proIds.length);
       const broken: string[] = [];
       for (const proId of proIds) {
@@ -261,9 +261,7 @@ describe("restriction transactions", () => {
     it("does not deadlock when two cohorts sharing pros are activated and rolled back in parallel", async () => {
       const api = await adminApi();
       const shared = newProIds(60);
-      const [a, b] = await Promise.all(
-        [shared.slice(0, 40), shared.slice(20)].map((proIds) => passedCohort(api, proIds)),
-      );
+      const [a, b] = await Promise.all([shared.slice(0, 40), shared.slice(20)].map((proIds) => passedCohort(api, proIds)));
       const calls = Array.from({ length: 20 }, (_, i) => {
         const cohort = i % 2 === 0 ? a! : b!;
         return i % 4 < 2 ? api.activateCohort({ id: cohort.id }) : api.rollbackCohort({ id: cohort.id });

@@ -10,8 +10,7 @@ const t = useTestApp();
 const COUNT = "/api/notifications/unread-count";
 const DAY = 24 * 60 * 60 * 1000;
 
-const sessionOf = async (userId: string) =>
-  (await t().db.db.select().from(sessions).where(eq(sessions.userId, userId)))[0]!;
+const sessionOf = async (userId: string) => (await t().db.db.select().from(sessions).where(eq(sessions.userId, userId)))[0]!;
 
 describe("session lookup", () => {
   it("resolves a bearer token with one statement and changes nothing", async () => {
@@ -71,7 +70,10 @@ describe("session lookup", () => {
 
   it("refuses an expired session and better-auth deletes it", async () => {
     const user = await t().signUp();
-    await t().db.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id));
+    await t()
+      .db.db.update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, user.id));
     const res = await t().app.inject({ method: "GET", url: COUNT, headers: user.headers });
     expect(res.statusCode).toBe(401);
     expect(await t().db.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);

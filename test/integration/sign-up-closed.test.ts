@@ -11,8 +11,7 @@ const PASSWORD = "correct-horse-battery";
 
 describe("closed sign-up (SIGN_UP=closed)", () => {
   const t = useTestApp({ signUp: "closed" });
-  const accountOf = async (email: string) =>
-    (await t().db.db.select({ role: users.role }).from(users).where(eq(users.email, email)))[0];
+  const accountOf = async (email: string) => (await t().db.db.select({ role: users.role }).from(users).where(eq(users.email, email)))[0];
   const signIn = (email: string) =>
     t().app.inject({ method: "POST", url: "/api/auth/sign-in/email", headers: json, payload: { email, password: PASSWORD } });
 

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../../db/schema/index.js";
-import { TEST_ORIGIN, useTestApp, type TestApp } from "../helpers/app.js";
+import { TEST_ORIGIN, type TestApp, useTestApp } from "../helpers/app.js";
 
 const json = { "content-type": "application/json", origin: TEST_ORIGIN };
 const newEmail = () => `signup-${randomBytes(5).toString("hex")}@test.local`;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextFactory } from "../../server/context.js";
 import { appRouter } from "../../server/routers/index.js";
 import { registerTrpcDoor, singleCall, trpcErrorHeaders } from "../../server/trpc/door.js";
-import { useTestApp, type TestUser } from "../helpers/app.js";
+import { type TestUser, useTestApp } from "../helpers/app.js";
 
 const input = (value: unknown) => encodeURIComponent(JSON.stringify({ json: value }));
 
@@ -32,7 +32,10 @@ describe("the tRPC door", () => {
     reference = Fastify();
     await reference.register(fastifyTRPCPlugin, {
       prefix: "/trpc",
-      trpcOptions: { ...trpcOptions, responseMeta: ({ errors }: { errors: Parameters<typeof trpcErrorHeaders>[0] }) => ({ headers: trpcErrorHeaders(errors) }) },
+      trpcOptions: {
+        ...trpcOptions,
+        responseMeta: ({ errors }: { errors: Parameters<typeof trpcErrorHeaders>[0] }) => ({ headers: trpcErrorHeaders(errors) }),
+      },
     });
     user = await t().signUp();
     admin = await t().signUp({ admin: true });
@@ -63,20 +66,71 @@ describe("the tRPC door", () => {
   const cases: [string, "door" | "tRPC", () => InjectOptions][] = [
     ["a query without a session", "door", () => ({ method: "GET", url: "/trpc/notifications.unreadCount" })],
     ["a query", "door", () => ({ method: "GET", url: "/trpc/notifications.unreadCount", headers: asUser() })],
-    ["a query with input", "door", () => ({ method: "GET", url: `/trpc/notifications.list?input=${input({ page: 1, limit: 5 })}`, headers: asUser() })],
-    ["a query with bad input", "door", () => ({ method: "GET", url: `/trpc/notifications.list?input=${input({ limit: "many" })}`, headers: asUser() })],
+    [
+      "a query with input",
+      "door",
+      () => ({ method: "GET", url: `/trpc/notifications.list?input=${input({ page: 1, limit: 5 })}`, headers: asUser() }),
+    ],
+    [
+      "a query with bad input",
+      "door",
+      () => ({ method: "GET", url: `/trpc/notifications.list?input=${input({ limit: "many" })}`, headers: asUser() }),
+    ],
     ["a query with dates in its answer", "door", () => ({ method: "GET", url: "/trpc/restriction.listActive", headers: asAdmin() })],
-    ["an admin query as a user", "door", () => ({ method: "GET", url: `/trpc/restriction.getPro?input=${input({ proId: "p-1" })}`, headers: asUser() })],
-    ["a mutation", "door", () => ({ method: "POST", url: "/trpc/notifications.markRead", headers: { ...asUser(), ...json }, payload: JSON.stringify({ json: { id: notificationId } }) })],
-    ["a mutation on someone else's record", "door", () => ({ method: "POST", url: "/trpc/notifications.markRead", headers: { ...asAdmin(), ...json }, payload: JSON.stringify({ json: { id: notificationId } }) })],
+    [
+      "an admin query as a user",
+      "door",
+      () => ({ method: "GET", url: `/trpc/restriction.getPro?input=${input({ proId: "p-1" })}`, headers: asUser() }),
+    ],
+    [
+      "a mutation",
+      "door",
+      () => ({
+        method: "POST",
+        url: "/trpc/notifications.markRead",
+        headers: { ...asUser(), ...json },
+        payload: JSON.stringify({ json: { id: notificationId } }),
+      }),
+    ],
+    [
+      "a mutation on someone else's record",
+      "door",
+      () => ({
+        method: "POST",
+        url: "/trpc/notifications.markRead",
+        headers: { ...asAdmin(), ...json },
+        payload: JSON.stringify({ json: { id: notificationId } }),
+      }),
+    ],
     ["a mutation with no body", "tRPC", () => ({ method: "POST", url: "/trpc/notifications.markRead", headers: asUser() })],
-    ["a mutation with an empty JSON body", "door", () => ({ method: "POST", url: "/trpc/notifications.markRead", headers: { ...asUser(), ...json }, payload: "" })],
-    ["a mutation of an unknown id", "door", () => ({ method: "POST", url: "/trpc/notifications.remove", headers: { ...asUser(), ...json }, payload: JSON.stringify({ json: { id: "00000000-0000-4000-8000-000000000000" } }) })],
+    [
+      "a mutation with an empty JSON body",
+      "door",
+      () => ({ method: "POST", url: "/trpc/notifications.markRead", headers: { ...asUser(), ...json }, payload: "" }),
+    ],
+    [
+      "a mutation of an unknown id",
+      "door",
+      () => ({
+        method: "POST",
+        url: "/trpc/notifications.remove",
+        headers: { ...asUser(), ...json },
+        payload: JSON.stringify({ json: { id: "00000000-0000-4000-8000-000000000000" } }),
+      }),
+    ],
     ["input that is not JSON", "tRPC", () => ({ method: "GET", url: "/trpc/notifications.list?input=%7Bnope", headers: asUser() })],
     ["a query sent as POST", "tRPC", () => ({ method: "POST", url: "/trpc/notifications.unreadCount", headers: asUser() })],
     ["a mutation sent as GET", "tRPC", () => ({ method: "GET", url: "/trpc/notifications.markRead", headers: asUser() })],
     ["an unknown procedure", "tRPC", () => ({ method: "GET", url: "/trpc/notifications.nope", headers: asUser() })],
-    ["a batch", "tRPC", () => ({ method: "GET", url: `/trpc/notifications.unreadCount,notifications.list?batch=1&input=${encodeURIComponent(JSON.stringify({ 1: { json: { limit: 1 } } }))}`, headers: asUser() })],
+    [
+      "a batch",
+      "tRPC",
+      () => ({
+        method: "GET",
+        url: `/trpc/notifications.unreadCount,notifications.list?batch=1&input=${encodeURIComponent(JSON.stringify({ 1: { json: { limit: 1 } } }))}`,
+        headers: asUser(),
+      }),
+    ],
   ];
 
   it.each(cases)("answers %s as tRPC's own handler does (answered by: %s)", async (_name, by, request) => {

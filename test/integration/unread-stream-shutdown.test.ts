@@ -2,8 +2,8 @@
 // SIGTERM ends every stream and the process exits 0 within seconds.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { nextCount, openSse } from "../helpers/sse.js";
 import { startServerProcess, useProcessDatabase } from "../helpers/server-process.js";
+import { nextCount, openSse } from "../helpers/sse.js";
 
 describe("live streams at shutdown (server/main.ts)", () => {
   const databaseEnv = useProcessDatabase();
@@ -17,7 +17,9 @@ describe("live streams at shutdown (server/main.ts)", () => {
       body: JSON.stringify({ name: "Stream", email, password: "correct-horse-battery" }),
     });
     const { token } = (await signUp.json()) as { token: string };
-    const streams = await Promise.all([1, 2, 3].map(() => openSse(`${server.url}/api/notifications/stream`, { authorization: `Bearer ${token}` })));
+    const streams = await Promise.all(
+      [1, 2, 3].map(() => openSse(`${server.url}/api/notifications/stream`, { authorization: `Bearer ${token}` })),
+    );
     for (const s of streams) expect(await nextCount(s)).toBe(0);
 
     const started = Date.now();

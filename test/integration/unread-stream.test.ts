@@ -4,7 +4,7 @@
 // stream ends on sign-out.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notificationStreamsOpen } from "../../server/observability/metrics.js";
-import { TEST_ORIGIN, useTestApp, type TestUser } from "../helpers/app.js";
+import { TEST_ORIGIN, type TestUser, useTestApp } from "../helpers/app.js";
 import { nextCount, openSse, type SseStream } from "../helpers/sse.js";
 
 const t = useTestApp();
@@ -14,7 +14,9 @@ beforeAll(async () => {
 });
 
 const streams: SseStream[] = [];
-afterAll(() => streams.forEach((s) => s.close()));
+afterAll(() => {
+  for (const s of streams) s.close();
+});
 
 async function stream(user: TestUser) {
   const s = await openSse(`${base}/api/notifications/stream`, user.headers);
@@ -34,7 +36,11 @@ async function createFor(admin: TestUser, target: TestUser, title = "Hello") {
 
 describe("GET /api/notifications/stream", () => {
   it("answers 401 with the envelope without a session or with a forged one", async () => {
-    const attempts: Record<string, string>[] = [{}, { authorization: "Bearer forged-token" }, { cookie: "better-auth.session_token=forged" }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: "Bearer forged-token" },
+      { cookie: "better-auth.session_token=forged" },
+    ];
     for (const headers of attempts) {
       const res = await fetch(`${base}/api/notifications/stream`, { headers });
       expect(res.status).toBe(401);
@@ -81,7 +87,9 @@ describe("GET /api/notifications/stream", () => {
     await createFor(admin, user);
     expect(await nextCount(s, 1_000)).toBe(1);
     const all = (await t().caller(user).notifications.list({})).notifications.map((n) => n.id);
-    await t().caller(user).notifications.removeMany({ ids: [...all, second] });
+    await t()
+      .caller(user)
+      .notifications.removeMany({ ids: [...all, second] });
     expect(await nextCount(s, 1_000)).toBe(0);
   });
 

@@ -2,10 +2,10 @@
 // every change as the SSE door does: a count that arrives while the client still holds the previous event
 // is the next event (only the newest count of a burst matters to a badge), never dropped.
 import { describe, expect, it } from "vitest";
-import type { UnreadHub } from "../../server/live/unread-hub.js";
-import { unreadCountEvents } from "../../server/live/subscription.js";
-import type { AuthedContext } from "../../server/routers/types.js";
 import { createContextInner } from "../../server/context.js";
+import { unreadCountEvents } from "../../server/live/subscription.js";
+import type { UnreadHub } from "../../server/live/unread-hub.js";
+import type { AuthedContext } from "../../server/routers/types.js";
 import { useTestApp } from "../helpers/app.js";
 import { openSse, type SseStream } from "../helpers/sse.js";
 
@@ -14,7 +14,14 @@ type Sink = { send(count: number): void; close(): void };
 /** A hub that hands the test the stream's sink, so the test decides when changes arrive. */
 function handHeldHub() {
   let sink: Sink | null = null;
-  const hub = { add: (s: Sink) => ((sink = s), () => (sink = null)) } as unknown as UnreadHub;
+  const hub = {
+    add: (s: Sink) => {
+      sink = s;
+      return () => {
+        sink = null;
+      };
+    },
+  } as unknown as UnreadHub;
   return { hub, sink: () => sink! };
 }
 
@@ -78,7 +85,7 @@ describe("notifications.onUnreadCount", () => {
         })
         .toBe(200);
     } finally {
-      opened.forEach((s) => s.close());
+      for (const s of opened) s.close();
     }
   });
 });

@@ -24,7 +24,13 @@ const secret = randomBytes(32).toString("base64url");
 
 async function appOn(db: Db): Promise<FastifyInstance> {
   const auth = createAuth({ db, secret, baseUrl: TEST_ORIGIN, trustedOrigins: [TEST_ORIGIN], platformAdminEmails: [] });
-  const app = await buildApp({ config: { corsOrigins: [], logLevel: "silent" }, db, auth, push: createPushService({ vapid: null }), logger: false });
+  const app = await buildApp({
+    config: { corsOrigins: [], logLevel: "silent" },
+    db,
+    auth,
+    push: createPushService({ vapid: null }),
+    logger: false,
+  });
   await app.ready();
   return app;
 }
@@ -44,7 +50,11 @@ describe("a database that cannot be connected to (PostgreSQL)", () => {
       method: "POST",
       url: "/api/auth/sign-up/email",
       headers: { origin: TEST_ORIGIN },
-      payload: { name: "Unreachable", email: `unreachable-${randomBytes(4).toString("hex")}@test.local`, password: "correct-horse-battery" },
+      payload: {
+        name: "Unreachable",
+        email: `unreachable-${randomBytes(4).toString("hex")}@test.local`,
+        password: "correct-horse-battery",
+      },
     });
     expect(res.statusCode).toBe(200);
     headers = { authorization: `Bearer ${(res.json() as { token: string }).token}` };

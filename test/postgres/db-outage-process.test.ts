@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";
 import { outageUnderTraffic, slowest } from "../helpers/outage.js";
+import { type ServerProcess, startServerProcess } from "../helpers/server-process.js";
 import { waitFor } from "../helpers/wait.js";
-import { startServerProcess, type ServerProcess } from "../helpers/server-process.js";
 
 if (testDbKind() !== "postgres" || !process.env.TEST_DATABASE_URL) {
   throw new Error("test/postgres runs against PostgreSQL only (the postgres project, with TEST_DATABASE_URL)");
@@ -63,7 +63,11 @@ describe("the server process while PostgreSQL backends are terminated (PostgreSQ
     const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: base },
-      body: JSON.stringify({ name: "Outage", email: `outage-${randomBytes(4).toString("hex")}@test.local`, password: "correct-horse-battery" }),
+      body: JSON.stringify({
+        name: "Outage",
+        email: `outage-${randomBytes(4).toString("hex")}@test.local`,
+        password: "correct-horse-battery",
+      }),
     });
     expect(signUp.status).toBe(200);
     const auth = { authorization: `Bearer ${((await signUp.json()) as { token: string }).token}` };
@@ -89,7 +93,10 @@ describe("the server process while PostgreSQL backends are terminated (PostgreSQ
     const breaches = outage.answers.filter((a) => a.status !== 200 && !(a.status === 503 && /SERVICE_UNAVAILABLE/.test(a.body)));
     expect(breaches.map((a) => `${a.label}: ${a.status} ${a.body.slice(0, 200)}`)).toEqual([]);
     // The outage was real: every round cut some requests off with a 503.
-    expect(outage.unavailablePerRound.every((n) => n > 0), `503s per round: ${outage.unavailablePerRound}`).toBe(true);
+    expect(
+      outage.unavailablePerRound.every((n) => n > 0),
+      `503s per round: ${outage.unavailablePerRound}`,
+    ).toBe(true);
     expect(Math.max(...outage.answers.map((a) => a.ms)), slowest(outage.answers).join("\n")).toBeLessThan(REQUEST_BOUND_MS);
 
     // Back to normal without a restart.

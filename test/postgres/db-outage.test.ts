@@ -2,7 +2,7 @@
 // docs/api.md#errors: while the database is unreachable every API call answers 503 SERVICE_UNAVAILABLE (never 500),
 // /health/ready answers 503, and once it is back the service recovers by itself, with no restart.
 import { randomBytes } from "node:crypto";
-import { createServer, connect, type AddressInfo, type Server, type Socket } from "node:net";
+import { type AddressInfo, connect, createServer, type Server, type Socket } from "node:net";
 import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import postgres from "postgres";
@@ -11,11 +11,11 @@ import { createDb, type DbHandle } from "../../db/client.js";
 import { buildApp } from "../../server/app.js";
 import { createAuth } from "../../server/auth/better-auth.js";
 import { createPushService } from "../../server/push/sender.js";
+import { makeSubscriber } from "../../tools/local-push-service.js";
 import { TEST_ORIGIN, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";
 import { outageUnderTraffic, slowest } from "../helpers/outage.js";
 import { waitFor } from "../helpers/wait.js";
-import { makeSubscriber } from "../../tools/local-push-service.js";
 
 if (testDbKind() !== "postgres" || !process.env.TEST_DATABASE_URL) {
   throw new Error("test/postgres runs against PostgreSQL only (the postgres project, with TEST_DATABASE_URL)");
@@ -114,16 +114,23 @@ describe("database outage (PostgreSQL)", () => {
     expect(outage.terminated).toBeGreaterThan(0);
     expect(outage.answers.map(contractBreach).filter(Boolean)).toEqual([]);
     // Every round cut some requests off, and answered others.
-    expect(outage.unavailablePerRound.every((n) => n > 0), `503s per round: ${outage.unavailablePerRound}`).toBe(true);
+    expect(
+      outage.unavailablePerRound.every((n) => n > 0),
+      `503s per round: ${outage.unavailablePerRound}`,
+    ).toBe(true);
     expect(outage.answers.filter((a) => a.status < 300).length).toBeGreaterThan(0);
     // No request waited longer than its bounds allow (issue R: some used to wait forever).
     expect(Math.max(...outage.answers.map((a) => a.ms)), slowest(outage.answers).join("\n")).toBeLessThan(REQUEST_BOUND_MS);
 
     // No restart, no manual step: the pool reconnects and every later request succeeds.
-    await waitFor(() => inject(t().app, { label: "ready", method: "GET", url: "/health/ready" }), (a) => a.status === 200, {
-      withinMs: REQUEST_BOUND_MS,
-      what: "ready again",
-    });
+    await waitFor(
+      () => inject(t().app, { label: "ready", method: "GET", url: "/health/ready" }),
+      (a) => a.status === 200,
+      {
+        withinMs: REQUEST_BOUND_MS,
+        what: "ready again",
+      },
+    );
     const after = await Promise.all(Array.from({ length: 36 }, (_, i) => inject(t().app, mix(i))));
     expect(after.filter((a) => a.status >= 300).map((a) => `${a.label}: ${a.status} ${a.body}`)).toEqual([]);
   }, 120_000);
@@ -180,7 +187,13 @@ describe("database outage (PostgreSQL)", () => {
         { label: "ready", method: "GET", url: "/health/ready" },
         { label: "unread-count", method: "GET", url: "/api/notifications/unread-count", headers },
         { label: "list", method: "GET", url: "/api/notifications", headers },
-        { label: "subscribe", method: "POST", url: "/api/notifications/subscriptions", headers, payload: { endpoint: "https://push.example.test/outage", p256dh, auth } },
+        {
+          label: "subscribe",
+          method: "POST",
+          url: "/api/notifications/subscriptions",
+          headers,
+          payload: { endpoint: "https://push.example.test/outage", p256dh, auth },
+        },
         { label: "read-all", method: "PATCH", url: "/api/notifications/read-all", headers },
         { label: "tRPC query", method: "GET", url: "/trpc/notifications.unreadCount", headers },
         { label: "tRPC mutation", method: "POST", url: "/trpc/notifications.markAllRead", headers, payload: { json: {} } },
@@ -195,7 +208,11 @@ describe("database outage (PostgreSQL)", () => {
       expect(down.map(contractBreach).filter(Boolean)).toEqual([]);
 
       await proxy.start();
-      await waitFor(() => inject(app, calls[0]!), (a) => a.status === 200, { withinMs: 10_000, what: "ready once the server is back" });
+      await waitFor(
+        () => inject(app, calls[0]!),
+        (a) => a.status === 200,
+        { withinMs: 10_000, what: "ready once the server is back" },
+      );
       // Some connections may still wait out the driver's reconnect back-off (seconds): slow, but they succeed.
       const back = await Promise.all(calls.filter((c) => c.label !== "subscribe").map((c) => inject(app, c)));
       expect(back.filter((a) => a.status !== 200).map((a) => `${a.label}: ${a.status} ${a.body}`)).toEqual([]);

@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 /** A pool of one connection whose sockets the test can reach (postgres.js's `socket` option). */
-function poolOfOne(options: Partial<postgres.Options<{}>> = {}) {
+function poolOfOne(options: Partial<postgres.Options<Record<string, never>>> = {}) {
   const sockets: Socket[] = [];
   // `socket` (a connected socket per connection) is an option postgres.js has but does not declare.
   const socket = async () => {

@@ -5,10 +5,10 @@
 // sign-in limit across two real server processes.
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { createTestApp, TEST_ORIGIN, type TestApp } from "../helpers/app.js";
-import { openTestDb, testDbKind, type TestDb } from "../helpers/db.js";
+import { openTestDb, type TestDb, testDbKind } from "../helpers/db.js";
 
 if (testDbKind() !== "postgres" || !process.env.TEST_DATABASE_URL) {
   throw new Error("test/postgres runs against PostgreSQL only (the postgres project, with TEST_DATABASE_URL)");
@@ -80,7 +80,12 @@ describe("limits shared by two instances on one database (PostgreSQL)", () => {
     const body = { type: "system.test", title: "Ping", targetUserId: admin.id };
     const push = (n: number) =>
       n % 4 < 2
-        ? instance(n).app.inject({ method: "POST", url: "/api/notifications/test/push", headers: { ...admin.headers, ...json }, payload: body })
+        ? instance(n).app.inject({
+            method: "POST",
+            url: "/api/notifications/test/push",
+            headers: { ...admin.headers, ...json },
+            payload: body,
+          })
         : instance(n).app.inject({
             method: "POST",
             url: "/trpc/notifications.testPush",

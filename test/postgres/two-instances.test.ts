@@ -3,8 +3,8 @@
 // across both, and killing one leaves the other serving.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ProcessDatabase, processDatabase, type ServerProcess, startServerProcess } from "../helpers/server-process.js";
 import { nextCount, openSse, type SseStream } from "../helpers/sse.js";
-import { processDatabase, startServerProcess, type ProcessDatabase, type ServerProcess } from "../helpers/server-process.js";
 
 const PASSWORD = "a-long-admin-password";
 const ADMIN = `ops-${randomBytes(4).toString("hex")}@example.com`;
@@ -35,7 +35,7 @@ describe("two instances on one database", () => {
     b = await startServerProcess(env);
   }, 120_000);
   afterAll(async () => {
-    streams.forEach((s) => s.close());
+    for (const s of streams) s.close();
     await Promise.allSettled([a?.stop(), b?.stop()]);
     await database?.close();
   });
@@ -53,7 +53,13 @@ describe("two instances on one database", () => {
     streams.push(onA, onB);
     expect([await nextCount(onA), await nextCount(onB)]).toEqual([0, 0]);
 
-    const created = await call(a, "POST", "/api/notifications/test/in-app", { type: "message.received", title: "Hi", targetUserId: user.id }, adminToken);
+    const created = await call(
+      a,
+      "POST",
+      "/api/notifications/test/in-app",
+      { type: "message.received", title: "Hi", targetUserId: user.id },
+      adminToken,
+    );
     expect(created.status).toBe(200);
     expect(await nextCount(onB, 1_000)).toBe(1);
     expect(await nextCount(onA, 1_000)).toBe(1);

@@ -10,7 +10,12 @@ export const control = { stopping: false };
 const password = "correct-horse-battery-staple";
 
 export async function signUp(email: string): Promise<Actor> {
-  const answer = await send("setup: sign up", { method: "POST", path: "/api/auth/sign-up/email", body: { name: email.split("@")[0], email, password }, expect: 200 });
+  const answer = await send("setup: sign up", {
+    method: "POST",
+    path: "/api/auth/sign-up/email",
+    body: { name: email.split("@")[0], email, password },
+    expect: 200,
+  });
   const body = answer?.body as { token?: string; user?: { id: string } } | undefined;
   if (!body?.token || !body.user) throw new Error(`sign-up of ${email} failed: ${errorSamples.join("\n")}`);
   return { email, password, token: body.token, id: body.user.id };
@@ -34,7 +39,10 @@ export function weighted<T>(entries: readonly (readonly [number, T])[]) {
   const total = entries.reduce((sum, [w]) => sum + w, 0);
   return (roll: number) => {
     let at = roll * total;
-    for (const [w, value] of entries) if ((at -= w) < 0) return value;
+    for (const [w, value] of entries) {
+      at -= w;
+      if (at < 0) return value;
+    }
     return entries[entries.length - 1]![1];
   };
 }

@@ -1,8 +1,8 @@
 // The admin's traffic: cohorts (create, gate checks, activate, rollback), per-pro changes, test notifications, error paths.
 import { randomUUID } from "node:crypto";
-import { control, rng, type Actor } from "./actors.js";
+import { type Actor, control, rng } from "./actors.js";
 import { data, envelope, errorCode, send } from "./http.js";
-import { MAX_COHORTS, MAX_OPS_PER_ACTOR, PRO_COUNT, TEST_PUSH_EVERY_MS, proIds } from "./settings.js";
+import { MAX_COHORTS, MAX_OPS_PER_ACTOR, PRO_COUNT, proIds, TEST_PUSH_EVERY_MS } from "./settings.js";
 
 const EVENT_TYPES = ["message.received", "lead.created", "review.posted", "invoice.paid", "security.login", "weekly_digest"];
 
@@ -36,13 +36,26 @@ export async function adminLoop(admin: Actor, users: Actor[], seed: number, dead
       const pass = r.next() < 0.7;
       const body = pass ? { responseRate: 0.8, comparisonsDone: 60, legalSignoff: true } : { responseRate: 0.3, comparisonsDone: 10 };
       const check = data<{ allGatesMet: boolean }>(
-        await send("admin: check gates", { method: "POST", path: `${R}/cohorts/${cohort.id}/check-gates`, body, token, expect: 201, check: envelope }),
+        await send("admin: check gates", {
+          method: "POST",
+          path: `${R}/cohorts/${cohort.id}/check-gates`,
+          body,
+          token,
+          expect: 201,
+          check: envelope,
+        }),
       );
       if (check) cohort.lastCheckPassed = check.allGatesMet;
     } else if (roll < 30 && cohort) {
       // The admin loop is the only writer of gate checks, so it knows what activation must answer.
       if (cohort.lastCheckPassed) {
-        await send("admin: activate cohort", { method: "POST", path: `${R}/cohorts/${cohort.id}/activate`, token, expect: 200, check: envelope });
+        await send("admin: activate cohort", {
+          method: "POST",
+          path: `${R}/cohorts/${cohort.id}/activate`,
+          token,
+          expect: 200,
+          check: envelope,
+        });
       } else {
         await send("admin: activate blocked (400)", {
           method: "POST",
@@ -78,7 +91,13 @@ export async function adminLoop(admin: Actor, users: Actor[], seed: number, dead
       await send("admin: in-app notification", {
         method: "POST",
         path: "/api/notifications/test/in-app",
-        body: { type, title: `Soak ${type} ${i}`, body: r.next() < 0.5 ? "body text" : undefined, url: r.next() < 0.3 ? "https://app.example.test/x" : undefined, targetUserId: target.id },
+        body: {
+          type,
+          title: `Soak ${type} ${i}`,
+          body: r.next() < 0.5 ? "body text" : undefined,
+          url: r.next() < 0.3 ? "https://app.example.test/x" : undefined,
+          targetUserId: target.id,
+        },
         token,
         expect: 200,
         check: envelope,
@@ -94,7 +113,13 @@ export async function adminLoop(admin: Actor, users: Actor[], seed: number, dead
         check: envelope,
       });
     } else if (roll < 94) {
-      await send("admin: all subscriptions", { method: "GET", path: "/api/notifications/test/subscriptions", token, expect: 200, check: envelope });
+      await send("admin: all subscriptions", {
+        method: "GET",
+        path: "/api/notifications/test/subscriptions",
+        token,
+        expect: 200,
+        check: envelope,
+      });
     } else if (roll < 97) {
       await send("admin: unknown cohort (404)", {
         method: "POST",

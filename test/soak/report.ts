@@ -24,7 +24,9 @@ export function sampleProgress(began: number) {
     const { count, errors } = totals();
     const m = memory();
     samples.push(m);
-    console.log(`  ${Math.round((Date.now() - began) / 1000)} s: ${count} requests, ${errors} errors, rss ${mb(m.rss)}, heap used ${mb(m.heapUsed)}`);
+    console.log(
+      `  ${Math.round((Date.now() - began) / 1000)} s: ${count} requests, ${errors} errors, rss ${mb(m.rss)}, heap used ${mb(m.heapUsed)}`,
+    );
   }, 10_000);
   return { samples, stop: () => clearInterval(timer) };
 }
@@ -33,7 +35,9 @@ export function sampleProgress(began: number) {
 export function printReport(elapsed: number, start: Memory, end: Memory, samples: Memory[]): boolean {
   const rows = [...stats.entries()].sort(([a], [b]) => a.localeCompare(b));
   const width = Math.max(...rows.map(([op]) => op.length));
-  console.log(`\n${"operation".padEnd(width)}  ${"count".padStart(7)}  ${"errors".padStart(6)}  ${"avg ms".padStart(7)}  ${"p95 ms".padStart(7)}  ${"max ms".padStart(7)}`);
+  console.log(
+    `\n${"operation".padEnd(width)}  ${"count".padStart(7)}  ${"errors".padStart(6)}  ${"avg ms".padStart(7)}  ${"p95 ms".padStart(7)}  ${"max ms".padStart(7)}`,
+  );
   for (const [op, s] of rows) {
     console.log(
       `${op.padEnd(width)}  ${String(s.count).padStart(7)}  ${String(s.errors).padStart(6)}  ${(s.totalMs / s.count).toFixed(1).padStart(7)}  ${p95(s).padStart(7)}  ${s.maxMs.toFixed(0).padStart(7)}`,

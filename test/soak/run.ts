@@ -3,7 +3,7 @@
 // Prints totals per operation, the errors (an answer other than the one the operation expects, or no
 // answer), and memory at start and end; exits 1 on any error. Not part of npm test. The SOAK_* settings
 // (SOAK_SECONDS, SOAK_DATABASE_URL, SOAK_USERS, SOAK_MAX_HEAP_GROWTH_MB) are described in settings.ts.
-import { control, signUp, type Actor } from "./actors.js";
+import { type Actor, control, signUp } from "./actors.js";
 import { adminLoop } from "./admin-traffic.js";
 import { setBase } from "./http.js";
 import { memory, printReport, sampleProgress, showMemory } from "./report.js";

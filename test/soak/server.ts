@@ -5,9 +5,9 @@ import webpush from "web-push";
 import { pros } from "../../db/schema/index.js";
 import { loadConfig } from "../../server/config.js";
 import { openService } from "../../server/service.js";
-import { freePort } from "../helpers/net.js";
 import { startPushService } from "../../tools/local-push-service.js";
-import { SERVER_URL, proIds } from "./settings.js";
+import { freePort } from "../helpers/net.js";
+import { proIds, SERVER_URL } from "./settings.js";
 
 export const adminEmail = "soak-admin@soak.test";
 

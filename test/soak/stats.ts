@@ -8,7 +8,10 @@ const BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, Infinity]
 
 export function record(op: string, ms: number, error: string | null) {
   let stat = stats.get(op);
-  if (!stat) stats.set(op, (stat = { count: 0, errors: 0, totalMs: 0, maxMs: 0, buckets: BUCKETS.map(() => 0) }));
+  if (!stat) {
+    stat = { count: 0, errors: 0, totalMs: 0, maxMs: 0, buckets: BUCKETS.map(() => 0) };
+    stats.set(op, stat);
+  }
   stat.count++;
   stat.totalMs += ms;
   stat.maxMs = Math.max(stat.maxMs, ms);
@@ -28,4 +31,5 @@ export const p95 = (s: Stat) => {
   return "-";
 };
 
-export const totals = () => [...stats.values()].reduce((t, s) => ({ count: t.count + s.count, errors: t.errors + s.errors }), { count: 0, errors: 0 });
+export const totals = () =>
+  [...stats.values()].reduce((t, s) => ({ count: t.count + s.count, errors: t.errors + s.errors }), { count: 0, errors: 0 });

@@ -1,7 +1,7 @@
 // One signed-in user's traffic: a weighted mix of inbox, push-subscription, sign-in and error-path requests.
 import { randomUUID } from "node:crypto";
 import { makeSubscriber } from "../../tools/local-push-service.js";
-import { control, rng, weighted, type Actor } from "./actors.js";
+import { type Actor, control, rng, weighted } from "./actors.js";
 import { data, envelope, errorCode, send } from "./http.js";
 import { MAX_OPS_PER_ACTOR, SIGN_IN_EVERY_MS } from "./settings.js";
 
@@ -55,15 +55,33 @@ export async function userLoop(user: Actor, seed: number, deadline: number, endp
         break;
       case "mark-read":
         // One loop per user and nobody else deletes its notifications: the id is still there.
-        await send("user: mark read", { method: "PATCH", path: `/api/notifications/${r.pick(known)}/read`, token, expect: 200, check: envelope });
+        await send("user: mark read", {
+          method: "PATCH",
+          path: `/api/notifications/${r.pick(known)}/read`,
+          token,
+          expect: 200,
+          check: envelope,
+        });
         break;
       case "read-all": {
         const category = r.next() < 0.5 ? `?category=${r.pick(CATEGORIES)}` : "";
-        await send("user: read all", { method: "PATCH", path: `/api/notifications/read-all${category}`, token, expect: 200, check: envelope });
+        await send("user: read all", {
+          method: "PATCH",
+          path: `/api/notifications/read-all${category}`,
+          token,
+          expect: 200,
+          check: envelope,
+        });
         break;
       }
       case "delete-one":
-        await send("user: delete one", { method: "DELETE", path: `/api/notifications/${known.pop()}`, token, expect: 200, check: envelope });
+        await send("user: delete one", {
+          method: "DELETE",
+          path: `/api/notifications/${known.pop()}`,
+          token,
+          expect: 200,
+          check: envelope,
+        });
         break;
       case "bulk-delete":
         await send("user: bulk delete", {
@@ -88,7 +106,13 @@ export async function userLoop(user: Actor, seed: number, deadline: number, endp
         break;
       }
       case "list-subscriptions":
-        await send("user: list subscriptions", { method: "GET", path: "/api/notifications/subscriptions", token, expect: 200, check: envelope });
+        await send("user: list subscriptions", {
+          method: "GET",
+          path: "/api/notifications/subscriptions",
+          token,
+          expect: 200,
+          check: envelope,
+        });
         break;
       case "unsubscribe":
         await send("user: unsubscribe push", {
@@ -102,7 +126,13 @@ export async function userLoop(user: Actor, seed: number, deadline: number, endp
         break;
       // Error paths are traffic too: each must answer its docs/api.md#errors status, or counts as an error.
       case "forbidden":
-        await send("user: admin route (403)", { method: "GET", path: "/api/admin/restriction/cohorts", token, expect: 403, check: errorCode("FORBIDDEN") });
+        await send("user: admin route (403)", {
+          method: "GET",
+          path: "/api/admin/restriction/cohorts",
+          token,
+          expect: 403,
+          check: errorCode("FORBIDDEN"),
+        });
         break;
       case "not-found":
         await send("user: unknown id (404)", {
@@ -114,10 +144,22 @@ export async function userLoop(user: Actor, seed: number, deadline: number, endp
         });
         break;
       case "bad-body":
-        await send("user: bad body (400)", { method: "DELETE", path: "/api/notifications/bulk", body: { ids: [] }, token, expect: 400, check: errorCode("VALIDATION_ERROR") });
+        await send("user: bad body (400)", {
+          method: "DELETE",
+          path: "/api/notifications/bulk",
+          body: { ids: [] },
+          token,
+          expect: 400,
+          check: errorCode("VALIDATION_ERROR"),
+        });
         break;
       case "anonymous":
-        await send("anonymous (401)", { method: "GET", path: "/api/notifications/unread-count", expect: 401, check: errorCode("UNAUTHORIZED") });
+        await send("anonymous (401)", {
+          method: "GET",
+          path: "/api/notifications/unread-count",
+          expect: 401,
+          check: errorCode("UNAUTHORIZED"),
+        });
         break;
       case "sign-in": {
         lastSignIn = Date.now();

@@ -2,8 +2,8 @@
 // the router does not have, or disagreeing with the procedure it names, does not compile.
 import { expectTypeOf } from "vitest";
 import type { RestRoute } from "../../server/rest/routes.js";
-import type { notificationInputs } from "../../server/routers/notifications/router.js";
 import type { ProcedureInput, ProcedurePath } from "../../server/routers/index.js";
+import type { notificationInputs } from "../../server/routers/notifications/router.js";
 import type { restrictionInputs } from "../../server/routers/restriction/router.js";
 
 // Rows that name procedures of the router, with their methods and input sources.
@@ -11,7 +11,14 @@ import type { restrictionInputs } from "../../server/routers/restriction/router.
   { method: "GET", path: "/cohorts", procedure: "restriction.listCohorts", summary: "List" },
   { method: "POST", path: "/cohorts", procedure: "restriction.createCohort", input: "body", summary: "Create" },
   { method: "GET", path: "/pros/:proId", procedure: "restriction.getPro", input: "path", summary: "Read" },
-  { method: "PATCH", path: "/read-all", procedure: "notifications.markAllRead", input: "query", query: { category: "text" }, summary: "Mark" },
+  {
+    method: "PATCH",
+    path: "/read-all",
+    procedure: "notifications.markAllRead",
+    input: "query",
+    query: { category: "text" },
+    summary: "Mark",
+  },
 ] satisfies RestRoute[];
 
 // @ts-expect-error: the router has no procedure restriction.nope
@@ -32,11 +39,22 @@ import type { restrictionInputs } from "../../server/routers/restriction/router.
 // @ts-expect-error: getPro takes proId, so a path-only input needs :proId in the path
 [{ method: "GET", path: "/pros/:id", procedure: "restriction.getPro", input: "path", summary: "Read" }] satisfies RestRoute[];
 
-// @ts-expect-error: the query string must say how to read every field of markAllRead's input
-[{ method: "PATCH", path: "/read-all", procedure: "notifications.markAllRead", input: "query", query: {}, summary: "Mark" }] satisfies RestRoute[];
+[
+  // @ts-expect-error: the query string must say how to read every field of markAllRead's input
+  { method: "PATCH", path: "/read-all", procedure: "notifications.markAllRead", input: "query", query: {}, summary: "Mark" },
+] satisfies RestRoute[];
 
-// @ts-expect-error: list's page is a number, not text
-[{ method: "GET", path: "/", procedure: "notifications.list", input: "query", query: { category: "text", search: "text", page: "text", limit: "number" }, summary: "List" }] satisfies RestRoute[];
+[
+  {
+    method: "GET",
+    path: "/",
+    procedure: "notifications.list",
+    input: "query",
+    // @ts-expect-error: list's page is a number, not text
+    query: { category: "text", search: "text", page: "text", limit: "number" },
+    summary: "List",
+  },
+] satisfies RestRoute[];
 
 // The paths are the router's, derived from its type.
 expectTypeOf<"restriction.createCohort">().toExtend<ProcedurePath>();

@@ -6,11 +6,17 @@ describe("audit cursor", () => {
     for (const seq of [1, 42, 9_007_199_254_740_991]) expect(decodeCursor(encodeCursor(seq))).toBe(seq);
   });
 
-  it.each(["", "not a cursor!", "c2VxOg", Buffer.from("seq:0").toString("base64url"), Buffer.from("seq:-1").toString("base64url"),
-    Buffer.from("seq:1e3").toString("base64url"), Buffer.from("id:42").toString("base64url"), Buffer.from("seq:99999999999999999").toString("base64url"), "x".repeat(65)])(
-    "refuses %j",
-    (cursor) => {
-      expect(decodeCursor(cursor)).toBeNull();
-    },
-  );
+  it.each([
+    "",
+    "not a cursor!",
+    "c2VxOg",
+    Buffer.from("seq:0").toString("base64url"),
+    Buffer.from("seq:-1").toString("base64url"),
+    Buffer.from("seq:1e3").toString("base64url"),
+    Buffer.from("id:42").toString("base64url"),
+    Buffer.from("seq:99999999999999999").toString("base64url"),
+    "x".repeat(65),
+  ])("refuses %j", (cursor) => {
+    expect(decodeCursor(cursor)).toBeNull();
+  });
 });

@@ -37,10 +37,7 @@ describe("categoryFilter: valid categories only", () => {
     expect(categoryFilter(category)).toBe(category);
   });
 
-  it.each([[undefined], [null], [""], ["message"], ["MESSAGES"], ["nope"], [3], [["messages"]]])(
-    "%j means no filter",
-    (value) => {
-      expect(categoryFilter(value)).toBeNull();
-    },
-  );
+  it.each([[undefined], [null], [""], ["message"], ["MESSAGES"], ["nope"], [3], [["messages"]]])("%j means no filter", (value) => {
+    expect(categoryFilter(value)).toBeNull();
+  });
 });

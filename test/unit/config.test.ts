@@ -1,5 +1,5 @@
-import webpush from "web-push";
 import { describe, expect, it } from "vitest";
+import webpush from "web-push";
 import { ConfigError, loadConfig } from "../../server/config.js";
 
 const errorOf = (env: Record<string, string>) => {
@@ -55,16 +55,12 @@ describe("loadConfig", () => {
   });
 
   it("rejects a non-postgres DATABASE_URL and a bad origin", () => {
-    expect(errorOf({ DATABASE_URL: "mysql://localhost/db", BETTER_AUTH_SECRET: "x".repeat(32) })).toMatch(
-      /^DATABASE_URL: /,
-    );
+    expect(errorOf({ DATABASE_URL: "mysql://localhost/db", BETTER_AUTH_SECRET: "x".repeat(32) })).toMatch(/^DATABASE_URL: /);
     expect(errorOf({ CORS_ORIGINS: "ftp://files.example.com" })).toMatch(/^CORS_ORIGINS: /);
   });
 
   it("requires BETTER_AUTH_SECRET with DATABASE_URL", () => {
-    expect(errorOf({ DATABASE_URL: "postgres://localhost/app" })).toBe(
-      "BETTER_AUTH_SECRET: required when DATABASE_URL is set",
-    );
+    expect(errorOf({ DATABASE_URL: "postgres://localhost/app" })).toBe("BETTER_AUTH_SECRET: required when DATABASE_URL is set");
     expect(loadConfig({ DATABASE_URL: "postgres://localhost/app", BETTER_AUTH_SECRET: "s".repeat(32) }).databaseUrl).toBe(
       "postgres://localhost/app",
     );
@@ -89,9 +85,9 @@ describe("loadConfig", () => {
       expect(errorOf({ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: other.privateKey })).toBe(
         "VAPID_PUBLIC_KEY: does not match VAPID_PRIVATE_KEY",
       );
-      expect(
-        errorOf({ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: "ops" }),
-      ).toMatch(/^VAPID_SUBJECT: /);
+      expect(errorOf({ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: "ops" })).toMatch(
+        /^VAPID_SUBJECT: /,
+      );
     });
   });
 

@@ -1,11 +1,11 @@
 // The error mapper, table-driven: what each thing a request can fail with becomes (toAppError), and how
 // each door answers it (the tRPC code of a ProcedureError, the REST status and body).
 import { TRPCError } from "@trpc/server";
-import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toAppError } from "../../server/errors/error-mapper.js";
-import { AppError, TooManyRequestsError, VapidNotConfiguredError, type ErrorKind } from "../../server/errors/errors.js";
+import { AppError, type ErrorKind, TooManyRequestsError, VapidNotConfiguredError } from "../../server/errors/errors.js";
 import { toRestError } from "../../server/rest/errors.js";
 import { ProcedureError } from "../../server/trpc/errors.js";
 
@@ -150,7 +150,11 @@ describe("toAppError: validation, AppErrors and nested causes", () => {
       }),
       "SERVICE_UNAVAILABLE",
     ],
-    ["a driver code two causes down", new Error("a", { cause: new Error("b", { cause: driverError("ECONNRESET") }) }), "SERVICE_UNAVAILABLE"],
+    [
+      "a driver code two causes down",
+      new Error("a", { cause: new Error("b", { cause: driverError("ECONNRESET") }) }),
+      "SERVICE_UNAVAILABLE",
+    ],
     ["a unique violation under a wrapper", new Error("wrapped", { cause: driverError("23505") }), "CONFLICT"],
     ["a ProcedureError (the tRPC door's form of an AppError)", new ProcedureError(new AppError("FORBIDDEN", "Access denied")), "FORBIDDEN"],
   ])("finds %s", (_case, err, kind) => {

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import {
   activationBlocker,
   evaluateGates,
+  type GateInputs,
   MIN_COMPARISONS_DONE,
   MIN_RESPONSE_RATE,
   NO_GATE_CHECK_MESSAGE,
-  type GateInputs,
 } from "../../server/routers/restriction/gates.js";
 
 /** Inputs that pass every gate; each test spoils one or more of them. */
@@ -70,23 +70,15 @@ describe("evaluateGates", () => {
   });
 
   it("keeps the order when only some gates fail", () => {
-    expect(gates({ responseRate: 0.2, logLive: false })).toEqual(
-      blocked("response_rate 0.2 < 0.6; communication_logs not live"),
-    );
-    expect(gates({ comparisonsDone: 3, legalSignoff: false })).toEqual(
-      blocked("comparisons_done 3 < 50; legal_signoff missing"),
-    );
-    expect(gates({ logLive: false, legalSignoff: false })).toEqual(
-      blocked("communication_logs not live; legal_signoff missing"),
-    );
+    expect(gates({ responseRate: 0.2, logLive: false })).toEqual(blocked("response_rate 0.2 < 0.6; communication_logs not live"));
+    expect(gates({ comparisonsDone: 3, legalSignoff: false })).toEqual(blocked("comparisons_done 3 < 50; legal_signoff missing"));
+    expect(gates({ logLive: false, legalSignoff: false })).toEqual(blocked("communication_logs not live; legal_signoff missing"));
   });
 });
 
 describe("activationBlocker", () => {
   it("blocks with the exact message when no check was run", () => {
-    expect(NO_GATE_CHECK_MESSAGE).toBe(
-      "Activation blocked: no gate check has been run for this cohort. Run check-gates first.",
-    );
+    expect(NO_GATE_CHECK_MESSAGE).toBe("Activation blocked: no gate check has been run for this cohort. Run check-gates first.");
     expect(activationBlocker(null)).toBe(NO_GATE_CHECK_MESSAGE);
   });
 
@@ -106,8 +98,6 @@ describe("activationBlocker", () => {
   });
 
   it("agrees with evaluateGates on a failing check", () => {
-    expect(activationBlocker(gates({ responseRate: 0.59 }))).toBe(
-      "Activation blocked by unmet gates: response_rate 0.59 < 0.6",
-    );
+    expect(activationBlocker(gates({ responseRate: 0.59 }))).toBe("Activation blocked by unmet gates: response_rate 0.59 < 0.6");
   });
 });

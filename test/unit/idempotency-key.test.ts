@@ -20,12 +20,9 @@ describe("takesIdempotencyKey: REST writes under /api/, not better-auth's, not t
 });
 
 describe("wellFormedKey: 1 to 255 visible ASCII characters", () => {
-  it.each(["k", "k".repeat(255), "550e8400-e29b-41d4-a716-446655440000", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"])(
-    "accepts %j",
-    (key) => {
-      expect(wellFormedKey(key)).toBe(key);
-    },
-  );
+  it.each(["k", "k".repeat(255), "550e8400-e29b-41d4-a716-446655440000", "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"])("accepts %j", (key) => {
+    expect(wellFormedKey(key)).toBe(key);
+  });
 
   it.each([
     ["missing", undefined],

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  type MetricsServer,
   notificationStreamsOpen,
   routeLabel,
   startMetricsServer,
   streamOpened,
-  type MetricsServer,
 } from "../../server/observability/metrics.js";
 
 describe("routeLabel: a request's route label", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { judgePushAnswer, pushDeliveryResult, type PushAnswer, type PushDeliveryResult } from "../../server/push/answer.js";
+import { judgePushAnswer, type PushAnswer, type PushDeliveryResult, pushDeliveryResult } from "../../server/push/answer.js";
 
 describe("judgePushAnswer: what a push service's answer means", () => {
   it.each([200, 201, 202, 204])("HTTP %d: delivered", (status) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readQuery, queryNumber } from "../../server/rest/query.js";
+import { queryNumber, readQuery } from "../../server/rest/query.js";
 import { normalizeLimit, normalizePage } from "../../server/routers/notifications/pagination.js";
 
 // SPEC rule 8 over REST: query text read at the edge (rest/query.ts), then normalised by the procedure.

@@ -4,7 +4,14 @@ import { createUnreadHub, TooManyStreamsError, type UnreadSink } from "../../ser
 function sink(userId: string, sessionId = `s-${userId}`) {
   const got: number[] = [];
   let closed = false;
-  const s: UnreadSink = { userId, sessionId, send: (n) => void got.push(n), close: () => void (closed = true) };
+  const s: UnreadSink = {
+    userId,
+    sessionId,
+    send: (n) => void got.push(n),
+    close: () => {
+      closed = true;
+    },
+  };
   return { s, got, closed: () => closed };
 }
 
@@ -14,11 +21,15 @@ function slowCounts(start = 0) {
   let reads = 0;
   const waiting: (() => void)[] = [];
   return {
-    set: (n: number) => void (value = n),
+    set: (n: number) => {
+      value = n;
+    },
     get reads() {
       return reads;
     },
-    release: () => waiting.splice(0).forEach((go) => go()),
+    release: () => {
+      for (const go of waiting.splice(0)) go();
+    },
     countOf: () => {
       reads++;
       return new Promise<number>((resolve) => waiting.push(() => resolve(value)));

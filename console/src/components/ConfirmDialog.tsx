@@ -1,6 +1,6 @@
 // A modal confirmation on the native <dialog>: the browser traps focus, Escape cancels, and focus
 // returns to the button that opened it.
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 
 type Props = {
   open: boolean;

@@ -1,12 +1,12 @@
 // The audit log, newest first, filtered by what the address says, 50 at a time with "Load more".
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { TableHead } from "../components/TableHead.js";
 import { AuditRow } from "./AuditRow.js";
-import { ACTIONS, filtersFromSearch, filtersToSearch, TARGET_TYPES, toListInput, type AuditFilters } from "./auditFilters.js";
+import { ACTIONS, type AuditFilters, filtersFromSearch, filtersToSearch, TARGET_TYPES, toListInput } from "./auditFilters.js";
 
 export function AuditLog() {
   const search = useSearch();
@@ -109,7 +109,9 @@ function AuditEvents({ filters }: { filters: AuditFilters }) {
         </table>
       )}
       <p className="row">
-        <span className="hint">{rows.length} shown{events.hasNextPage ? "" : rows.length ? ", the last page" : ""}.</span>
+        <span className="hint">
+          {rows.length} shown{events.hasNextPage ? "" : rows.length ? ", the last page" : ""}.
+        </span>
         {events.hasNextPage && (
           <button type="button" onClick={() => void events.fetchNextPage()} disabled={events.isFetchingNextPage}>
             {events.isFetchingNextPage ? "Loading…" : "Load more"}

@@ -1,11 +1,11 @@
 // Activate or roll back a cohort: preview first, then confirm in a dialog that shows what will change.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { trpc, type RouterOutputs } from "../api.js";
+import { MAX_ROLLBACK_REASON_LENGTH } from "../../../server/routers/restriction/limits.js";
+import { type RouterOutputs, trpc } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Time } from "../components/Time.js";
-import { MAX_ROLLBACK_REASON_LENGTH } from "../../../server/routers/restriction/limits.js";
 import { plural } from "../format.js";
 import { ImpactPreview } from "./ImpactPreview.js";
 
@@ -66,7 +66,8 @@ export function CohortActions({ cohort, cohortNumbers }: { cohort: Cohort; cohor
             </>
           ) : (
             <>
-              <span className="badge badge-fail">Blocked</span> {latestCheck.blockedBy ?? "unknown"} (<Time value={latestCheck.checkedAt} />)
+              <span className="badge badge-fail">Blocked</span> {latestCheck.blockedBy ?? "unknown"} (<Time value={latestCheck.checkedAt} />
+              )
             </>
           )}
         </p>
@@ -103,7 +104,13 @@ export function CohortActions({ cohort, cohortNumbers }: { cohort: Cohort; cohor
         {action === "rollback" && (
           <label>
             Reason (optional, kept with the cohort and in the audit log)
-            <textarea rows={3} value={reason} onChange={(e) => setReason(e.target.value)} autoFocus aria-invalid={reason.length > MAX_REASON} />
+            <textarea
+              rows={3}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              autoFocus
+              aria-invalid={reason.length > MAX_REASON}
+            />
             <span className="hint">
               {reason.length} / {MAX_REASON} characters
             </span>

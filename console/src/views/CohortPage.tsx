@@ -5,10 +5,10 @@ import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { StatusBadge } from "../components/StatusBadge.js";
 import { Time } from "../components/Time.js";
+import { proPath } from "../links.js";
 import { CohortActions } from "./CohortActions.js";
 import { GateCheckForm } from "./GateCheckForm.js";
 import { GateCheckHistory } from "./GateCheckHistory.js";
-import { proPath } from "../links.js";
 
 export function CohortPage({ id }: { id: string }) {
   // There is no single-cohort procedure: the list is small (cohorts by number) and already cached.

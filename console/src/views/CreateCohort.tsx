@@ -1,6 +1,6 @@
 // A new cohort from pro ids pasted or uploaded as CSV, checked against the service's rules before sending.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type ChangeEvent, type FormEvent } from "react";
+import { type ChangeEvent, type FormEvent, useId, useState } from "react";
 import { useLocation } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
@@ -83,7 +83,11 @@ export function CreateCohort({ suggestedNumber }: { suggestedNumber: number }) {
           Or upload a CSV file
           <input type="file" accept=".csv,.txt,text/csv,text/plain" onChange={readFile} />
         </label>
-        {fileError && <p role="alert" className="notice notice-error">{fileError}</p>}
+        {fileError && (
+          <p role="alert" className="notice notice-error">
+            {fileError}
+          </p>
+        )}
 
         <div id={`${ids}-summary`} className="summary" aria-live="polite">
           <p>

@@ -1,6 +1,6 @@
 // Runs a gate check of a cohort with the figures the operator has; the log check is the service's own.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 

@@ -60,8 +60,8 @@ export function ImpactPreview({ preview, cohortNumbers }: { preview: Preview; co
       </table>
       {preview.action === "rollback" && others.length > 0 && (
         <p className="notice notice-warn">
-          {others.length === 1 ? "1 pro of this cohort is" : `${others.length} pros of this cohort are`} also in
-          another active cohort; the rollback turns {others.length === 1 ? "it" : "them"} off even so.
+          {others.length === 1 ? "1 pro of this cohort is" : `${others.length} pros of this cohort are`} also in another active cohort; the
+          rollback turns {others.length === 1 ? "it" : "them"} off even so.
         </p>
       )}
     </>

@@ -1,12 +1,12 @@
 // A pro's restriction status and the history of its flag, looked up by id.
 import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Time } from "../components/Time.js";
-import { ProHistory } from "./ProHistory.js";
 import { proPath } from "../links.js";
+import { ProHistory } from "./ProHistory.js";
 
 export function ProLookup({ proId }: { proId?: string }) {
   const [, navigate] = useLocation();
@@ -18,6 +18,7 @@ export function ProLookup({ proId }: { proId?: string }) {
   return (
     <>
       <h1>Pro lookup</h1>
+      {/* biome-ignore lint/a11y/useSemanticElements: <search> is newer than some browsers operators use; role=search is its fallback */}
       <form onSubmit={submit} className="row inline-form" role="search">
         <label>
           Pro id

@@ -1,6 +1,6 @@
 // Sign in with better-auth's email and password endpoint; the session cookie does the rest.
 import { useMutation } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { signIn, signOut } from "../session.js";
 
@@ -23,13 +23,7 @@ export function SignIn() {
         </label>
         <label>
           Password
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
+          <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         </label>
         <ErrorNotice error={mutation.error} />
         <button type="submit" className="primary" disabled={mutation.isPending}>

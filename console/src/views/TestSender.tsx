@@ -1,7 +1,7 @@
 // Admin test sender: an in-app notification or a push to one user, and what the service answered.
 import { useMutation } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
-import { trpc, type RouterInputs, type RouterOutputs } from "../api.js";
+import { type FormEvent, useId, useState } from "react";
+import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { TableHead } from "../components/TableHead.js";
 import { Time } from "../components/Time.js";

@@ -5,7 +5,11 @@ import { storableText } from "../text.js";
 import { decodeCursor } from "./cursor.js";
 
 const id = (what: string, example: string) =>
-  storableText().min(1).max(200, "must be at most 200 characters").optional().meta({ description: what, examples: [example] });
+  storableText()
+    .min(1)
+    .max(200, "must be at most 200 characters")
+    .optional()
+    .meta({ description: what, examples: [example] });
 const instant = (what: string) =>
   z.iso
     .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z" })
@@ -17,8 +21,14 @@ export const MAX_AUDIT_LIMIT = 200;
 
 export const listAuditInput = z
   .object({
-    action: z.enum(auditActions).optional().meta({ description: "Only events of this action", examples: ["cohort.activate"] }),
-    targetType: z.enum(auditTargetTypes).optional().meta({ description: "Only events about this kind of record", examples: ["cohort"] }),
+    action: z
+      .enum(auditActions)
+      .optional()
+      .meta({ description: "Only events of this action", examples: ["cohort.activate"] }),
+    targetType: z
+      .enum(auditTargetTypes)
+      .optional()
+      .meta({ description: "Only events about this kind of record", examples: ["cohort"] }),
     targetId: id("Only events about the record with this id (a cohort id, pro id or user id)", "pro-0001"),
     actorId: id("Only events made by the user with this id", "8fJ3kQ2mVx"),
     since: instant("Only events at or after this instant"),

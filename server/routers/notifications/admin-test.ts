@@ -1,15 +1,15 @@
 // Admin test endpoints: create an in-app notification or send a push to any user, inspect and clear
 // push subscriptions. The target user must exist (404 `User <id> not found`).
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { categoryOf } from "../../../db/categories.js";
 import type { Db } from "../../../db/client.js";
 import { notifications, pushSubscriptions, users } from "../../../db/schema/index.js";
-import { notFound, VapidNotConfiguredError } from "../../errors/errors.js";
 import { auditSource, recordAudit } from "../../audit/record.js";
+import { notFound, VapidNotConfiguredError } from "../../errors/errors.js";
 import type { HandlerArgs } from "../types.js";
-import { categoryOf } from "../../../db/categories.js";
 import type { TestNotificationInput } from "./schemas.js";
 import type { PushSubscription } from "./subscriptions.js";
-import { toNotificationView, type NotificationView } from "./view.js";
+import { type NotificationView, toNotificationView } from "./view.js";
 
 async function requireUser(db: Db, id: string): Promise<void> {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.id, id));

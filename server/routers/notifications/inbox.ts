@@ -1,17 +1,17 @@
 // The caller's inbox: list, count, mark as read and soft-delete. Every statement is scoped to the caller;
 // soft-deleted rows are invisible everywhere.
-import { and, count, eq, ilike, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, count, eq, ilike, inArray, isNull, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { categoryFilter } from "../../../db/categories.js";
 import type { Db } from "../../../db/client.js";
 import { preparedFor } from "../../../db/prepared.js";
 import { notificationCounts, notifications } from "../../../db/schema/index.js";
 import { forbidden, notFound } from "../../errors/errors.js";
-import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
-import { categoryFilter } from "../../../db/categories.js";
+import { type AuthedContext, type HandlerArgs, isUuid } from "../types.js";
 import { hasMore, pageWindow } from "./pagination.js";
 import type { ListInput, MarkAllReadInput, RemoveManyInput } from "./schemas.js";
 import { containsPattern } from "./search.js";
-import { toNotificationView, type NotificationView } from "./view.js";
+import { type NotificationView, toNotificationView } from "./view.js";
 
 export type NotificationList = {
   notifications: NotificationView[];
@@ -44,11 +44,12 @@ function listQuery(db: Db, p: ListParams<Placeholder>) {
 
   // Both counts from the caller's notification_counts rows (a primary-key read, whatever the inbox's size);
   // only a search total must count the matching rows themselves.
-  const totalOf = p.search !== null
-    ? sql<number>`${db.select({ n: count() }).from(notifications).where(matching)}::int`
-    : p.category !== null
-      ? sql<number>`coalesce(sum(${notificationCounts.total}) filter (where ${eq(notificationCounts.category, p.category)}), 0)::int`
-      : sql<number>`coalesce(sum(${notificationCounts.total}), 0)::int`;
+  const totalOf =
+    p.search !== null
+      ? sql<number>`${db.select({ n: count() }).from(notifications).where(matching)}::int`
+      : p.category !== null
+        ? sql<number>`coalesce(sum(${notificationCounts.total}) filter (where ${eq(notificationCounts.category, p.category)}), 0)::int`
+        : sql<number>`coalesce(sum(${notificationCounts.total}), 0)::int`;
   // An aggregate without GROUP BY answers one row even for no counts rows, so the left join below carries
   // the counts on an empty inbox and past the last page too: always one statement.
   const counts = db
@@ -152,11 +153,7 @@ const removeStatement = changeOwnStatement({ deletedAt: sql`now()` });
  * Applies a change to one of the caller's visible notifications. When nothing matched, one more read tells
  * why: no such (visible) notification → 404, someone else's → 403.
  */
-async function changeOwnNotification(
-  ctx: AuthedContext,
-  id: string,
-  statement: typeof markReadStatement,
-): Promise<{ success: true }> {
+async function changeOwnNotification(ctx: AuthedContext, id: string, statement: typeof markReadStatement): Promise<{ success: true }> {
   if (!isUuid(id)) throw notFound("Notification", id);
   const changed = await statement(ctx.db).execute({ id, userId: ctx.user.id });
   if (changed.length) return { success: true };
@@ -170,8 +167,7 @@ async function changeOwnNotification(
 
 export const markRead = ({ ctx, input }: HandlerArgs<{ id: string }>) => changeOwnNotification(ctx, input.id, markReadStatement);
 
-export const removeNotification = ({ ctx, input }: HandlerArgs<{ id: string }>) =>
-  changeOwnNotification(ctx, input.id, removeStatement);
+export const removeNotification = ({ ctx, input }: HandlerArgs<{ id: string }>) => changeOwnNotification(ctx, input.id, removeStatement);
 
 /**
  * Sets `set` on the caller's rows that match `where`, locking them in id order first. Two bulk changes of

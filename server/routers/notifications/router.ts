@@ -2,14 +2,7 @@
 import { unreadCountEvents } from "../../live/subscription.js";
 import { adminProcedure, authedProcedure, rateLimited, router } from "../../trpc/index.js";
 import { createTestNotification, listAllSubscriptions, sendTestPush } from "./admin-test.js";
-import {
-  listNotifications,
-  markAllRead,
-  markRead,
-  removeMany,
-  removeNotification,
-  unreadCount,
-} from "./inbox.js";
+import { listNotifications, markAllRead, markRead, removeMany, removeNotification, unreadCount } from "./inbox.js";
 import {
   listInput,
   markAllReadInput,

@@ -1,8 +1,8 @@
 // The caller's push subscriptions: list the active ones, register (upsert by endpoint), deactivate.
 import { and, asc, eq, sql } from "drizzle-orm";
 import { pushSubscriptions } from "../../../db/schema/index.js";
-import { validationError } from "../../errors/errors.js";
 import { auditSource, recordAudit } from "../../audit/record.js";
+import { validationError } from "../../errors/errors.js";
 import type { HandlerArgs } from "../types.js";
 import type { SubscribeInput, UnsubscribeInput } from "./schemas.js";
 

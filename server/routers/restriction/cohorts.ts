@@ -5,9 +5,9 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "../../../db/client.js";
 import { sqlState } from "../../../db/errors.js";
 import { communicationLogs, gateChecks, restrictionCohorts } from "../../../db/schema/index.js";
-import { AppError, notFound, validationError } from "../../errors/errors.js";
 import { auditEventInsert, auditSource, countOnCommit, newAuditEventId, recordAudit, recordJson } from "../../audit/record.js";
-import { isUuid, type AuthedContext, type HandlerArgs } from "../types.js";
+import { AppError, notFound, validationError } from "../../errors/errors.js";
+import { type AuthedContext, type HandlerArgs, isUuid } from "../types.js";
 import { flagWriteCtes } from "./flags.js";
 import { activationBlocker, evaluateGates, type GateResult } from "./gates.js";
 import type { CheckGatesInput, CreateCohortInput, RollbackCohortInput } from "./schemas.js";
@@ -20,11 +20,13 @@ export type GateCheck = Omit<typeof gateChecks.$inferSelect, "seq">;
 export async function createCohort({ ctx, input }: HandlerArgs<CreateCohortInput>): Promise<Cohort> {
   try {
     return await ctx.db.transaction(async (tx) => {
-      const [cohort] = await tx
-        .insert(restrictionCohorts)
-        .values({ cohortNumber: input.cohortNumber, proIds: input.proIds })
-        .returning();
-      await recordAudit(tx, auditSource(ctx), { action: "cohort.create", target: { type: "cohort", id: cohort!.id }, before: null, after: cohort });
+      const [cohort] = await tx.insert(restrictionCohorts).values({ cohortNumber: input.cohortNumber, proIds: input.proIds }).returning();
+      await recordAudit(tx, auditSource(ctx), {
+        action: "cohort.create",
+        target: { type: "cohort", id: cohort!.id },
+        before: null,
+        after: cohort,
+      });
       return cohort!;
     });
   } catch (err) {
@@ -69,7 +71,12 @@ export async function checkGates({ ctx, input }: HandlerArgs<CheckGatesInput>): 
       .insert(gateChecks)
       .values({ cohortId: cohort.id, ...inputs, ...evaluateGates(inputs) })
       .returning(gateCheckColumns);
-    await recordAudit(tx, auditSource(ctx), { action: "cohort.check_gates", target: { type: "cohort", id: cohort.id }, before: null, after: check });
+    await recordAudit(tx, auditSource(ctx), {
+      action: "cohort.check_gates",
+      target: { type: "cohort", id: cohort.id },
+      before: null,
+      after: check,
+    });
     return check!;
   });
 }

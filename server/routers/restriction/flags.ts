@@ -4,7 +4,7 @@
 // over overlapping pros queue instead of deadlocking. A cohort's change embeds it in its own statement
 // (cohorts.ts); a pro's runs it after lockStatuses (pros.ts). Pro ids travel as one array (db/arrays.ts or
 // the cohort's own column), so 500 pros cost what 1 does to build and send.
-import { asc, sql, type SQL } from "drizzle-orm";
+import { asc, type SQL, sql } from "drizzle-orm";
 import { textArray } from "../../../db/arrays.js";
 import type { DbOrTx } from "../../../db/client.js";
 import { proFlagChanges, proRestrictionStatus } from "../../../db/schema/index.js";
@@ -76,9 +76,7 @@ export function flagWriteCtes(db: DbOrTx, write: FlagWriteSql) {
     select coalesce(jsonb_object_agg(s.pro_id, s.restriction_active), '{}') as flags
     from (select pro_id, restriction_active from ${proRestrictionStatus}
           where pro_id = any(${write.proIds}) order by pro_id for update) s`);
-  const changes = db
-    .$with("changes", { proId: sql<string>`pro_id`.as("pro_id"), previous: sql<boolean>`previous`.as("previous") })
-    .as(sql`
+  const changes = db.$with("changes", { proId: sql<string>`pro_id`.as("pro_id"), previous: sql<boolean>`previous`.as("previous") }).as(sql`
     select p.pro_id, coalesce((locked.flags ->> p.pro_id)::boolean, false) as previous
     from locked, unnest(${write.proIds}) as p(pro_id)`);
   const history = db.$with("history", {}).as(sql`

@@ -26,8 +26,7 @@ export function evaluateGates(inputs: GateInputs): GateResult {
   return { allGatesMet: failures.length === 0, blockedBy: failures.length ? failures.join("; ") : null };
 }
 
-export const NO_GATE_CHECK_MESSAGE =
-  "Activation blocked: no gate check has been run for this cohort. Run check-gates first.";
+export const NO_GATE_CHECK_MESSAGE = "Activation blocked: no gate check has been run for this cohort. Run check-gates first.";
 
 /** Why a cohort may not be activated given its latest gate check, or null when it may. */
 export function activationBlocker(latest: GateResult | null): string | null {

@@ -3,9 +3,9 @@
 import { and, arrayOverlaps, eq, inArray, ne } from "drizzle-orm";
 import { proRestrictionStatus, pros, restrictionCohorts } from "../../../db/schema/index.js";
 import { notFound } from "../../errors/errors.js";
-import { isUuid, type HandlerArgs } from "../types.js";
+import { type HandlerArgs, isUuid } from "../types.js";
 import { cohortWithLatestCheck } from "./cohorts.js";
-import { impactOf, type CohortAction, type Impact } from "./impact.js";
+import { type CohortAction, type Impact, impactOf } from "./impact.js";
 
 export async function previewCohort({ ctx, input }: HandlerArgs<{ id: string; action: CohortAction }>): Promise<Impact> {
   if (!isUuid(input.id)) throw notFound("Cohort", input.id);
@@ -20,7 +20,9 @@ export async function previewCohort({ ctx, input }: HandlerArgs<{ id: string; ac
     ctx.db
       .select({ id: restrictionCohorts.id, proIds: restrictionCohorts.proIds })
       .from(restrictionCohorts)
-      .where(and(eq(restrictionCohorts.status, "active"), ne(restrictionCohorts.id, cohort.id), arrayOverlaps(restrictionCohorts.proIds, ids))),
+      .where(
+        and(eq(restrictionCohorts.status, "active"), ne(restrictionCohorts.id, cohort.id), arrayOverlaps(restrictionCohorts.proIds, ids)),
+      ),
   ]);
   return impactOf({
     action: input.action,

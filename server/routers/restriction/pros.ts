@@ -2,8 +2,8 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { preparedFor } from "../../../db/prepared.js";
 import { proRestrictionStatus, pros } from "../../../db/schema/index.js";
-import { notFound } from "../../errors/errors.js";
 import { auditSource, newAuditEventId, recordAudit } from "../../audit/record.js";
+import { notFound } from "../../errors/errors.js";
 import type { AuthedContext, HandlerArgs } from "../types.js";
 import { lockStatuses, writeFlags } from "./flags.js";
 
@@ -27,7 +27,11 @@ export async function listActivePros({ ctx }: HandlerArgs): Promise<ProStatus[]>
 }
 
 const proStatusStatement = preparedFor((db) =>
-  db.select().from(proRestrictionStatus).where(eq(proRestrictionStatus.proId, sql.placeholder("proId"))).prepare("pro_status"),
+  db
+    .select()
+    .from(proRestrictionStatus)
+    .where(eq(proRestrictionStatus.proId, sql.placeholder("proId")))
+    .prepare("pro_status"),
 );
 
 export async function getProStatus({ ctx, input }: HandlerArgs<{ proId: string }>): Promise<ProStatus | NoProStatus> {

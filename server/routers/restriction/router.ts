@@ -4,14 +4,7 @@ import { activateCohort, checkGates, createCohort, listCohorts, listGateChecks, 
 import { proHistory } from "./history.js";
 import { previewCohort } from "./preview.js";
 import { activatePro, getProStatus, listActivePros, rollbackPro } from "./pros.js";
-import {
-  checkGatesInput,
-  cohortIdInput,
-  createCohortInput,
-  previewCohortInput,
-  proIdInput,
-  rollbackCohortInput,
-} from "./schemas.js";
+import { checkGatesInput, cohortIdInput, createCohortInput, previewCohortInput, proIdInput, rollbackCohortInput } from "./schemas.js";
 
 /** The input schema of each procedure that takes input: the router parses with it, the REST reference shows it. */
 export const restrictionInputs = {
