@@ -1,6 +1,8 @@
 // Admin test sender: an in-app notification or a push to one user, and what the service answered.
+
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH } from "../../../server/routers/notifications/limits.js";
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { TableHead } from "../components/TableHead.js";
@@ -56,12 +58,12 @@ export function TestSender() {
           </label>
           <label>
             Title
-            <input required maxLength={200} {...field("title")} />
+            <input required maxLength={MAX_TITLE_LENGTH} {...field("title")} />
           </label>
         </div>
         <label>
           Body
-          <textarea rows={3} maxLength={2000} {...field("body")} />
+          <textarea rows={3} maxLength={MAX_BODY_LENGTH} {...field("body")} />
         </label>
         <label>
           URL

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { CATEGORIES } from "../../../db/categories.js";
 import { MAX_ENDPOINT_LENGTH } from "../../push/endpoint.js";
 import { storableText } from "../text.js";
+import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "./limits.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./pagination.js";
 
 const required = (max: number) =>
@@ -118,22 +119,22 @@ export const unsubscribeInput = z.object({
 });
 
 export const testNotificationInput = z.object({
-  type: required(100).meta({
-    description: "The event type, at most 100 characters. Its part before the first `.` decides the category.",
+  type: required(MAX_TYPE_LENGTH).meta({
+    description: `The event type, at most ${MAX_TYPE_LENGTH} characters. Its part before the first \`.\` decides the category.`,
     examples: ["message.received"],
   }),
-  title: required(200).meta({ description: "The title, at most 200 characters.", examples: ["New message"] }),
+  title: required(MAX_TITLE_LENGTH).meta({ description: `The title, at most ${MAX_TITLE_LENGTH} characters.`, examples: ["New message"] }),
   targetUserId: required(200).meta({
     description: "The id of the user who receives it. 404 when there is no such user.",
     examples: ["Xq3v9LmT2pRk8sWd"],
   }),
-  body: optionalText(2000, {
-    description: "Text under the title, at most 2000 characters. Empty counts as absent.",
+  body: optionalText(MAX_BODY_LENGTH, {
+    description: `Text under the title, at most ${MAX_BODY_LENGTH} characters. Empty counts as absent.`,
     examples: ["Hi! Are you free on Tuesday?"],
   }),
-  url: optionalText(2048, {
+  url: optionalText(MAX_URL_LENGTH, {
     description:
-      "Where a click leads, at most 2048 characters: kept as the notification's data.url, sent in the push " +
+      `Where a click leads, at most ${MAX_URL_LENGTH} characters: kept as the notification's data.url, sent in the push ` +
       "payload. Empty counts as absent.",
     examples: ["/inbox"],
   }),
