@@ -6,15 +6,16 @@
 // gives that shape, the transformer. Anything else (batches, streaming, subscriptions, HEAD, a wrong
 // method, an unknown path, input that does not parse) goes to tRPC's handler unchanged.
 // test/integration/trpc-door.test.ts compares both handlers' answers call by call.
-import { type AnyTRPCRouter, callTRPCProcedure } from "@trpc/server";
-import { type FastifyTRPCPluginOptions, fastifyRequestHandler } from "@trpc/server/adapters/fastify";
 import {
+  type AnyTRPCRouter,
+  callTRPCProcedure,
   getErrorShape,
-  getHTTPStatusCode,
   getTRPCErrorFromUnknown,
   type TRPCError,
   transformTRPCResponse,
-} from "@trpc/server/unstable-core-do-not-import";
+} from "@trpc/server";
+import { type FastifyTRPCPluginOptions, fastifyRequestHandler } from "@trpc/server/adapters/fastify";
+import { getHTTPStatusCode, type TRPCRequestInfo } from "@trpc/server/http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Context } from "../context.js";
 import { toAppError } from "../errors/error-mapper.js";
@@ -72,18 +73,33 @@ export function singleCall(
 async function answer(options: DoorOptions, request: FastifyRequest, reply: FastifyReply, call: SingleCall) {
   const { router } = options;
   const config = router._def._config;
+  // Aborts when the client goes away before its answer, as tRPC's own handler does.
+  const abort = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableFinished) abort.abort();
+  });
+  const getRawInput = async () => call.input;
+  const info: TRPCRequestInfo = {
+    accept: null,
+    type: call.type,
+    isBatchCall: false,
+    calls: [{ path: call.path, getRawInput, result: () => call.input, procedure: null, batchIndex: 0 }],
+    connectionParams: null,
+    signal: abort.signal,
+    url: new URL(request.url, `http://${request.headers.host ?? "localhost"}`),
+  };
   let ctx: Context | undefined;
   let json: Parameters<typeof getHTTPStatusCode>[0];
   let error: TRPCError | undefined;
   try {
-    ctx = await options.createContext?.({ req: request, res: reply, info: undefined as never });
+    ctx = await options.createContext?.({ req: request, res: reply, info });
     const data = await callTRPCProcedure({
       router,
       path: call.path,
       type: call.type,
       ctx,
-      getRawInput: async () => call.input,
-      signal: undefined,
+      getRawInput,
+      signal: abort.signal,
       batchIndex: 0,
     });
     json = { result: { data } };

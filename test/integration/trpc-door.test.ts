@@ -1,10 +1,14 @@
 // The tRPC door answers a single query or mutation itself (server/trpc/door.ts). Every answer must be the
 // one tRPC's own Fastify plugin gives: the same status, body, content type and headers, for successes,
 // each kind of error, and the requests the door hands to tRPC (batches, wrong methods, bad JSON).
+import { request as httpRequest } from "node:http";
+import type { TRPCError } from "@trpc/server";
 import { fastifyTRPCPlugin } from "@trpc/server/adapters/fastify";
+import type { TRPCRequestInfo } from "@trpc/server/http";
 import Fastify, { type FastifyInstance, type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextFactory } from "../../server/context.js";
+import { createRateLimiter, memoryRateLimitStore } from "../../server/http/rate-limit.js";
 import { appRouter } from "../../server/routers/index.js";
 import { registerTrpcDoor, singleCall, trpcErrorHeaders } from "../../server/trpc/door.js";
 import { type TestUser, useTestApp } from "../helpers/app.js";
@@ -20,10 +24,23 @@ describe("the tRPC door", () => {
   let notificationId: string;
   /** Who answered the door's last request: the door itself, or tRPC's handler behind it. */
   let answeredBy: "door" | "tRPC" | undefined;
+  /** What each handler's onError was told, per request: the procedure and the error's code. */
+  const errorsSeen = { door: [] as string[], reference: [] as string[] };
+  let seenBy: keyof typeof errorsSeen = "reference";
 
   beforeAll(async () => {
-    const createContext = contextFactory({ db: t().db.db, push: t().push }, t().auth);
-    const trpcOptions = { router: appRouter, createContext: ({ req }: { req: Parameters<typeof createContext>[0] }) => createContext(req) };
+    // Test pushes are over their limit at once: a 429 with Retry-After from the procedure chain.
+    const rateLimits = { testPush: createRateLimiter(memoryRateLimitStore, "door-test-push", { max: 0, timeWindowMs: 60_000 }) };
+    const createContext = contextFactory({ db: t().db.db, push: t().push, rateLimits }, t().auth);
+    const trpcOptions = {
+      router: appRouter,
+      createContext: ({ req }: { req: Parameters<typeof createContext>[0] }) => {
+        // A header the test sets stands for a context that cannot be made (its database lookup failed, say).
+        if (req.headers["x-fail-context"]) throw new Error("context failed");
+        return createContext(req);
+      },
+      onError: ({ error, path }: { error: TRPCError; path?: string }) => void errorsSeen[seenBy].push(`${path}: ${error.code}`),
+    };
     door = Fastify();
     await registerTrpcDoor(door, "/trpc", trpcOptions);
     door.addHook("preHandler", async (request) => {
@@ -123,6 +140,21 @@ describe("the tRPC door", () => {
     ["a mutation sent as GET", "tRPC", () => ({ method: "GET", url: "/trpc/notifications.markRead", headers: asUser() })],
     ["an unknown procedure", "tRPC", () => ({ method: "GET", url: "/trpc/notifications.nope", headers: asUser() })],
     [
+      "a mutation over its rate limit (429, Retry-After)",
+      "door",
+      () => ({
+        method: "POST",
+        url: "/trpc/notifications.testPush",
+        headers: { ...asAdmin(), ...json },
+        payload: JSON.stringify({ json: { type: "system.door", title: "Door", targetUserId: user.id } }),
+      }),
+    ],
+    [
+      "a query whose context cannot be made",
+      "door",
+      () => ({ method: "GET", url: "/trpc/notifications.unreadCount", headers: { ...asUser(), "x-fail-context": "1" } }),
+    ],
+    [
       "a batch",
       "tRPC",
       () => ({
@@ -133,10 +165,66 @@ describe("the tRPC door", () => {
     ],
   ];
 
-  it.each(cases)("answers %s as tRPC's own handler does (answered by: %s)", async (_name, by, request) => {
+  it.each(cases)("answers %s as tRPC's own handler does (answered by: %s), and tells onError the same", async (_name, by, request) => {
+    errorsSeen.door = [];
+    errorsSeen.reference = [];
+    seenBy = "reference";
     const expected = await answerOf(reference, request());
     answeredBy = undefined;
+    seenBy = "door";
     expect(await answerOf(door, request())).toEqual(expected);
     expect(answeredBy).toBe(by);
+    expect(errorsSeen.door).toEqual(errorsSeen.reference);
+  });
+
+  it("the rate-limited case is a 429 with Retry-After, and the context case reaches onError", async () => {
+    const limited = await answerOf(door, cases.find(([name]) => name.startsWith("a mutation over its rate limit"))![2]());
+    expect({ status: limited.status, retryAfter: limited.retryAfter }).toEqual({ status: 429, retryAfter: expect.stringMatching(/^\d+$/) });
+    errorsSeen.door = [];
+    seenBy = "door";
+    await answerOf(door, cases.find(([name]) => name.startsWith("a query whose context"))![2]());
+    expect(errorsSeen.door).toEqual(["notifications.unreadCount: INTERNAL_SERVER_ERROR"]);
+  });
+});
+
+describe("the tRPC door's request info", () => {
+  it("gives createContext a real info, whose signal aborts when the client goes away before its answer", async () => {
+    let seen: TRPCRequestInfo | undefined;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const app = Fastify();
+    await registerTrpcDoor(app, "/trpc", {
+      router: appRouter,
+      createContext: async ({ info }) => {
+        seen = info;
+        await held;
+        throw new Error("not needed: the client is gone");
+      },
+    });
+    const url = new URL(await app.listen({ port: 0, host: "127.0.0.1" }));
+    try {
+      const req = httpRequest({ host: url.hostname, port: url.port, path: "/trpc/notifications.unreadCount", method: "GET" });
+      req.on("error", () => {});
+      req.end();
+      await expect.poll(() => seen).toBeDefined();
+      expect({
+        type: seen!.type,
+        isBatchCall: seen!.isBatchCall,
+        paths: seen!.calls.map((c) => c.path),
+        aborted: seen!.signal.aborted,
+      }).toEqual({
+        type: "query",
+        isBatchCall: false,
+        paths: ["notifications.unreadCount"],
+        aborted: false,
+      });
+      req.destroy();
+      await expect.poll(() => seen!.signal.aborted).toBe(true);
+    } finally {
+      release();
+      await app.close();
+    }
   });
 });
