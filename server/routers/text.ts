@@ -2,6 +2,13 @@
 import { z } from "zod";
 
 /**
+ * A surrogate that is not half of a pair (with the u flag a pair is one code point, so only a lone one
+ * matches). String#isWellFormed says the same, but it is ES2024 and this file's types reach every
+ * TypeScript app that imports AppRouter, whose lib may stop at ES2022 (test/consumer).
+ */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
  * A string PostgreSQL stores exactly as given. NUL cannot be stored in text at all, and a lone surrogate
  * is not Unicode: it would be stored as U+FFFD, so two different inputs could become one value (and the
  * embedded database miscounts its length). Both are the caller's mistake: a 400 naming the field.
@@ -10,4 +17,4 @@ export const storableText = (params?: Parameters<typeof z.string>[0]) =>
   z
     .string(params)
     .refine((s) => !s.includes("\u0000"), "must not contain NUL characters")
-    .refine((s) => s.isWellFormed(), "must be well-formed Unicode (no lone surrogates)");
+    .refine((s) => !LONE_SURROGATE.test(s), "must be well-formed Unicode (no lone surrogates)");
