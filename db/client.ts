@@ -114,20 +114,24 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
   if (options.databaseUrl) {
     const databaseUrl = options.databaseUrl;
     const queryTimeoutSeconds = options.queryTimeoutSeconds ?? DEFAULT_QUERY_TIMEOUT_SECONDS;
-    const client = postgres(databaseUrl, {
-      max: options.maxConnections ?? 10,
+    // What every connection of this database takes, the pool's and the migrations' alike.
+    const connection = {
       onnotice: () => {},
-      // Idle connections are recycled so a restarted server is picked up again.
-      idle_timeout: 30,
       connect_timeout: CONNECT_TIMEOUT_SECONDS,
-      backoff: reconnectDelaySeconds,
-      // patches/postgres+3.4.9.patch: a statement with no answer in time fails and its connection is
-      // replaced, so no request waits on a connection that will never answer.
-      query_timeout: queryTimeoutSeconds,
       // postgres.js would query the array types on every new connection and drop that promise: a
       // connection killed during it (a restarting server) became an unhandled rejection that ended the
       // process. Drizzle parses and serialises the arrays it uses (text[]) itself.
       fetch_types: false,
+    };
+    const client = postgres(databaseUrl, {
+      ...connection,
+      max: options.maxConnections ?? 10,
+      // Idle connections are recycled so a restarted server is picked up again.
+      idle_timeout: 30,
+      backoff: reconnectDelaySeconds,
+      // patches/postgres+3.4.9.patch: a statement with no answer in time fails and its connection is
+      // replaced, so no request waits on a connection that will never answer.
+      query_timeout: queryTimeoutSeconds,
     });
     // An unpatched postgres.js drops the option silently and can leave requests waiting forever.
     if ((client.options as { query_timeout?: unknown }).query_timeout !== queryTimeoutSeconds) {
@@ -141,12 +145,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       client,
       // On a connection of its own without the statement bound: a migration may rightly take minutes.
       async migrate(folder = migrationsFolder) {
-        const migrator = postgres(databaseUrl, {
-          max: 1,
-          onnotice: () => {},
-          fetch_types: false,
-          connect_timeout: CONNECT_TIMEOUT_SECONDS,
-        });
+        const migrator = postgres(databaseUrl, { ...connection, max: 1 });
         try {
           await migratePostgres(drizzlePostgres(migrator, { schema, logger }), { migrationsFolder: folder });
         } finally {

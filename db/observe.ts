@@ -48,30 +48,30 @@ function tracked<T>(observe: DbObserver | undefined, bound: DbBound | undefined,
   try {
     work = run();
   } catch (err) {
-    settled?.();
+    settled?.(err);
     throw err;
   }
-  if (bound) {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new QueryTimeoutError(kind, bound.timeoutMs)), bound.timeoutMs);
-    });
-    // The abandoned work still settles later (the driver's bound discards its connection): not unhandled.
-    work.catch(() => {});
-    work = Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-  }
-  return settled
-    ? work.then(
-        (value) => {
-          settled();
-          return value;
-        },
-        (err: unknown) => {
-          settled(err);
-          throw err;
-        },
-      )
-    : work;
+  // One promise per unit of work, settled by the work or by the bound, whichever comes first. Work abandoned
+  // to the bound still settles later (the driver's bound discards its connection), into the void.
+  return new Promise<T>((resolve, reject) => {
+    let pending = true;
+    const timer = bound ? setTimeout(() => fail(new QueryTimeoutError(kind, bound.timeoutMs)), bound.timeoutMs) : undefined;
+    function succeed(value: T) {
+      if (!pending) return;
+      pending = false;
+      clearTimeout(timer);
+      settled?.();
+      resolve(value);
+    }
+    function fail(err: unknown) {
+      if (!pending) return;
+      pending = false;
+      clearTimeout(timer);
+      settled?.(err);
+      reject(err);
+    }
+    work.then(succeed, fail);
+  });
 }
 
 /** Wraps the top-level session of `db` (createDb calls it once per database). */

@@ -15,7 +15,7 @@ import { AppError, TooManyRequestsError, UnsupportedMediaTypeError } from "./err
 import { normalAuthPath } from "./http/auth-path.js";
 import { registerConsole } from "./http/console.js";
 import { registerIdempotency } from "./http/idempotency.js";
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "./http/json-depth.js";
+import { jsonNestsDeeperThan, tooDeeplyNested } from "./http/json-depth.js";
 import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { judgeWrite } from "./http/trusted-writes.js";
@@ -188,8 +188,7 @@ export async function buildApp(deps: AppDeps) {
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = body.toString();
     if (text.trim() === "") return done(null, undefined);
-    if (jsonNestsDeeperThan(text))
-      return done(new AppError("VALIDATION_ERROR", `JSON nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    if (jsonNestsDeeperThan(text)) return done(tooDeeplyNested(), undefined);
     jsonParser(request, text, done);
   });
 

@@ -113,7 +113,11 @@ export function sessionResolver(auth: Auth, db: Db) {
       if (row && (row.session.impersonatedBy !== null || !dueForRefresh(row.session.expiresAt))) {
         // The admin behind an impersonation session is looked up only for such a session, so the common
         // lookup stays one statement.
-        return { user: row.user, session: { ...row.session, impersonatedBy: await impersonatorOf(db, row.session.impersonatedBy) } };
+        const { id, expiresAt, impersonatedBy } = row.session;
+        return {
+          user: row.user,
+          session: { id, expiresAt, impersonatedBy: impersonatedBy === null ? null : await impersonatorOf(db, impersonatedBy) },
+        };
       }
     }
     return viaBetterAuth(auth, db, request);

@@ -3,8 +3,13 @@
 // stack: ~10,000 levels answered 500 "Maximum call stack size exceeded" (issue K). No input of this service
 // nests deeper than a handful of levels.
 
+import { AppError } from "../errors/errors.js";
+
 /** The deepest nesting any request body or tRPC input may have. */
 export const MAX_JSON_DEPTH = 64;
+
+/** The refusal of a body or input that nests deeper, on either door. */
+export const tooDeeplyNested = () => new AppError("VALIDATION_ERROR", `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
 
 /** Whether `text` opens more than `max` arrays and objects inside each other; brackets in strings do not count. */
 export function jsonNestsDeeperThan(text: string, max = MAX_JSON_DEPTH): boolean {

@@ -35,9 +35,10 @@ function drain(request: FastifyRequest): Promise<void> {
 }
 
 export function registerUnreadBodyDrain(app: FastifyInstance): void {
-  app.addHook("onSend", async (request, _reply, payload) => {
+  // A callback hook: every answer passes here, and only the rare early one waits.
+  app.addHook("onSend", (request, _reply, payload, done) => {
     // `complete` is false only while a body is still arriving (app.inject's requests have none to wait for).
-    if (request.raw.complete === false && !request.raw.readableEnded) await drain(request);
-    return payload;
+    if (request.raw.complete !== false || request.raw.readableEnded) return done(null, payload);
+    void drain(request).then(() => done(null, payload));
   });
 }

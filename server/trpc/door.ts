@@ -19,8 +19,8 @@ import { getHTTPStatusCode, type TRPCRequestInfo } from "@trpc/server/http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Context } from "../context.js";
 import { toAppError } from "../errors/error-mapper.js";
-import { AppError } from "../errors/errors.js";
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from "../http/json-depth.js";
+import { jsonNestsDeeperThan, tooDeeplyNested } from "../http/json-depth.js";
+import { mediaType } from "../http/trusted-writes.js";
 import { errorHeaders } from "../rest/errors.js";
 import type { AppRouter } from "../routers/index.js";
 
@@ -63,7 +63,7 @@ export function singleCall(
     return query.input === undefined ? { path, type, input: undefined } : withInput(type, query.input);
   }
   // Without a JSON content type tRPC looks for other body formats (or refuses it): its handler answers.
-  const json = request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() === "application/json";
+  const json = mediaType(request.headers["content-type"]) === "application/json";
   if (request.method === "POST" && type === "mutation" && json) {
     return request.body === undefined || request.body === "" ? { path, type, input: undefined } : withInput(type, request.body);
   }
@@ -86,7 +86,10 @@ async function answer(options: DoorOptions, request: FastifyRequest, reply: Fast
     calls: [{ path: call.path, getRawInput, result: () => call.input, procedure: null, batchIndex: 0 }],
     connectionParams: null,
     signal: abort.signal,
-    url: new URL(request.url, `http://${request.headers.host ?? "localhost"}`),
+    // Built only if someone reads it: most calls never do.
+    get url() {
+      return new URL(request.url, `http://${request.headers.host ?? "localhost"}`);
+    },
   };
   let ctx: Context | undefined;
   let json: Parameters<typeof getHTTPStatusCode>[0];
@@ -120,8 +123,6 @@ async function answer(options: DoorOptions, request: FastifyRequest, reply: Fast
   );
 }
 
-const tooDeep = () => new AppError("VALIDATION_ERROR", `JSON nests deeper than ${MAX_JSON_DEPTH} levels`);
-
 /**
  * Mounts the door at `prefix/:path`, in its own scope: JSON bodies reach tRPC as text, as its plugin does.
  * No other body does: a multipart form of any size was read whole into memory (issue K), so Fastify answers
@@ -132,12 +133,12 @@ export function registerTrpcDoor(app: FastifyInstance, prefix: string, options: 
   return app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) =>
-      jsonNestsDeeperThan(body as string) ? done(tooDeep(), undefined) : done(null, body),
+      jsonNestsDeeperThan(body as string) ? done(tooDeeplyNested(), undefined) : done(null, body),
     );
     scope.all(`${prefix}/:path`, async (request, reply) => {
       const path = (request.params as { path: string }).path;
       const input = (request.query as { input?: unknown }).input;
-      if (typeof input === "string" && jsonNestsDeeperThan(input)) throw tooDeep();
+      if (typeof input === "string" && jsonNestsDeeperThan(input)) throw tooDeeplyNested();
       const call = singleCall(options.router, request, path);
       if (call) return answer(options, request, reply, call);
       await fastifyRequestHandler({
