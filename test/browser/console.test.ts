@@ -3,6 +3,8 @@
 // reason. The tests run in order on one page, as an operator would; each saves a screenshot of its view.
 import { describe, expect, test } from "vitest";
 import { pros } from "../../db/schema/index.js";
+import { createContextInner } from "../../server/context.js";
+import { createCaller } from "../../server/routers/index.js";
 import { TEST_PASSWORD, type TestUser } from "../helpers/app.js";
 import { chromiumFound } from "./chromium.js";
 import { useConsole } from "./harness.js";
@@ -171,6 +173,19 @@ describe.skipIf(!chromiumFound())("operator console", () => {
     await page.getByText("50 shown.").waitFor();
     await page.getByRole("button", { name: "Load more" }).click();
     await page.getByText("58 shown, the last page.").waitFor();
+  });
+
+  test("the audit log names the admin behind a change made with an impersonation session", async () => {
+    const impersonated = await h.app().signUp({ admin: true });
+    const session = { id: "impersonation", expiresAt: new Date(Date.now() + 60_000), impersonatedBy: { id: admin.id, email: admin.email } };
+    const api = createCaller(createContextInner({ db: h.app().db.db, push: h.app().push }, { user: impersonated, session })).restriction;
+    await api.createCohort({ cohortNumber: 901, proIds: ["pro-b003"] });
+    const page = h.page();
+    await page.getByLabel("Action").selectOption("cohort.create");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    const row = page.getByRole("region", { name: "Events" }).getByRole("row", { name: new RegExp(impersonated.email) });
+    expect(await row.textContent()).toContain(`${impersonated.email}impersonated by ${admin.email}`);
+    await h.screenshot("08b-audit-impersonated");
   });
 
   test("rolls back with a reason after confirming", async () => {

@@ -24,7 +24,10 @@ export function AuditRow({ event, cohortNumbers }: { event: AuditEvent; cohortNu
       <td>
         <Time value={event.at} />
       </td>
-      <td>{event.actor.email}</td>
+      <td>
+        {event.actor.email}
+        {event.impersonatedBy && <div className="hint">impersonated by {event.impersonatedBy.email}</div>}
+      </td>
       <td>
         <code>{event.action}</code>
       </td>
