@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError } from "@trpc/client";
 import { EventSource } from "eventsource";
 import superjson from "superjson";
-import type { AppRouter } from "../server/routers/index.js";
+import type { AppRouter } from "../server/routers/app-router.js";
 
 const { values: args } = parseArgs({
   options: {

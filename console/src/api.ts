@@ -5,7 +5,7 @@ import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCC
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import superjson from "superjson";
-import type { AppRouter } from "../../server/routers/index.js";
+import type { AppRouter } from "../../server/routers/app-router.js";
 
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;

@@ -8,8 +8,10 @@ import { isOneOf } from "./checks.js";
 const tz = { withTimezone: true } as const;
 
 import { auditActions, auditTargetTypes } from "./audit-actions.js";
+import { flagChangeVias } from "./restriction-values.js";
 
 export { type AuditAction, type AuditTargetType, auditActions, auditTargetTypes } from "./audit-actions.js";
+export { flagChangeVias } from "./restriction-values.js";
 
 export const auditEvents = pgTable(
   "audit_events",
@@ -45,8 +47,6 @@ export const auditEvents = pgTable(
     index("audit_events_at_idx").on(t.at),
   ],
 );
-
-export const flagChangeVias = ["pro", "cohort"] as const;
 
 /**
  * Every write of a pro's restriction flag, per pro or by a cohort, with the flag before it: a pro's

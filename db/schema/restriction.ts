@@ -5,8 +5,9 @@ import { isOneOf } from "./checks.js";
 
 const tz = { withTimezone: true } as const;
 
-export const cohortStatuses = ["pending", "active", "rolled_back"] as const;
-export type CohortStatus = (typeof cohortStatuses)[number];
+import { cohortStatuses } from "./restriction-values.js";
+
+export { type CohortStatus, cohortStatuses } from "./restriction-values.js";
 
 /** The professionals a restriction can apply to. */
 export const pros = pgTable("pros", {

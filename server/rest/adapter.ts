@@ -1,6 +1,7 @@
 // Registers the REST route table: each route builds its procedure's input from the request, calls the
 // procedure by its path with that raw input (as tRPC's own HTTP adapter does, so the procedure's middleware
-// and input parser run exactly as over /trpc), and wraps the answer in the envelope (docs/api.md#envelope).
+// and input parser run exactly as over /trpc), and wraps the answer in the envelope (docs/api.md#envelope),
+// serialized from the procedure's output schema.
 import { callTRPCProcedure } from "@trpc/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Context } from "../context.js";
@@ -9,6 +10,7 @@ import { appRouter, inputSchemaOf } from "../routers/index.js";
 import { sendError } from "./errors.js";
 import { type QueryInput, readQuery } from "./query.js";
 import type { RestRoute } from "./routes.js";
+import { successSerializerSchemas } from "./serializers.js";
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -66,10 +68,14 @@ export function registerRestRoutes(
   routes: readonly RestRoute[],
   createContext: (request: FastifyRequest) => Promise<Context>,
 ): void {
+  const serializers = successSerializerSchemas(routes);
   for (const route of routes) {
+    const status = route.status ?? 200;
     app.route({
       method: route.method,
       url: route.path,
+      // The success answer is serialized from its schema (server/rest/serializers.ts); errors as they are.
+      schema: { response: { [status]: serializers.get(route.procedure) } },
       async handler(request, reply) {
         try {
           const { input, repeats } = procedureInput(route, request);
@@ -87,7 +93,7 @@ export function registerRestRoutes(
             signal: undefined,
             batchIndex: 0,
           });
-          return reply.status(route.status ?? 200).send({ success: true, data });
+          return reply.status(status).send({ success: true, data });
         } catch (err) {
           return sendError(reply, err);
         }

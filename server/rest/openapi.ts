@@ -1,13 +1,25 @@
 // The OpenAPI 3.1 document of the REST surface, generated from the route table and the procedures'
-// zod input schemas, so the reference cannot drift from what the adapter serves.
+// contracts (server/routers/contract.ts): each request from the input schema, each success from the output
+// schema, so the reference cannot drift from what the adapter serves (test/helpers/contract-check.ts holds
+// every answer the suites get to it).
 import { z } from "zod";
 import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from "../http/idempotency-key.js";
-import { inputSchemaOf } from "../routers/index.js";
+import { inputSchemaOf, outputSchemaOf } from "../routers/index.js";
+import type { QueryField } from "./query.js";
 import { type RestRoute, restRoutes } from "./routes.js";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
 
-const tagOf = (path: string) =>
+const TAGS = [
+  {
+    name: "Restriction administration",
+    description: "Per-pro flags, numbered cohorts, gate checks, gated activation and rollback. Platform admins only.",
+  },
+  { name: "Notifications", description: "The caller's inbox, unread count and push subscriptions; the admin test endpoints." },
+  { name: "Audit", description: "The append-only log of admin changes. Platform admins only." },
+] as const;
+
+const tagOf = (path: string): (typeof TAGS)[number]["name"] =>
   path.startsWith("/api/admin/restriction")
     ? "Restriction administration"
     : path.startsWith("/api/admin/audit")
@@ -16,12 +28,57 @@ const tagOf = (path: string) =>
 
 const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 
+/** A zod date is sent as its ISO 8601 text (JSON.stringify calls toISOString). */
+const datesAsText: NonNullable<Parameters<typeof z.toJSONSchema>[1]>["override"] = (ctx) => {
+  if (ctx.zodSchema._zod.def.type === "date") {
+    ctx.jsonSchema.type = "string";
+    ctx.jsonSchema.format = "date-time";
+  }
+};
+
 function inputSchema(route: RestRoute): JsonSchema | null {
   const schema = inputSchemaOf(route.procedure);
   if (!schema) return null;
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
   delete json.$schema;
   return json;
+}
+
+/**
+ * Every route's answer, rendered in one pass so that shared shapes (those with a meta id, as Cohort) become
+ * components referenced by each operation. `metadata` set to an empty registry renders them inline and
+ * without descriptions, as a serializer wants them (server/rest/serializers.ts).
+ */
+export function outputJsonSchemas(routes: readonly RestRoute[], options: { metadata?: z.core.$ZodRegistry<z.GlobalMeta> } = {}) {
+  const all = z.object(Object.fromEntries(routes.map((route) => [route.procedure, outputSchemaOf(route.procedure)])));
+  const json = z.toJSONSchema(all, {
+    io: "output",
+    unrepresentable: "any",
+    target: "draft-2020-12",
+    override: datesAsText,
+    ...(options.metadata ? { metadata: options.metadata } : {}),
+  }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  // One document: the shared shapes live under components, not under this one schema's $defs.
+  const relocated = JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/')) as typeof json;
+  return { byProcedure: relocated.properties ?? {}, components: relocated.$defs ?? {} };
+}
+
+/** The envelope of a success around the procedure's answer (docs/api.md#envelope). */
+export const successEnvelope = (data: JsonSchema) => ({
+  type: "object",
+  required: ["success", "data"],
+  additionalProperties: false,
+  properties: { success: { const: true }, data },
+});
+
+/**
+ * A query field the REST edge reads leniently (server/rest/query.ts): text that is not a number is no value,
+ * so the procedure's default applies (`?page=abc` is page 1, as the spec says). Its schema admits any text.
+ */
+function queryParameterSchema(field: JsonSchema, reader: QueryField): JsonSchema {
+  if (reader !== "number") return field;
+  const { type: _number, ...rest } = field;
+  return { ...rest, type: ["number", "string"] };
 }
 
 const IDEMPOTENCY_KEY_DESCRIPTION =
@@ -47,13 +104,24 @@ const idempotencyKeyParameter = {
 
 const replayedHeader = {
   "Idempotent-Replayed": {
-    description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key",
+    description: "`true` when this is the stored answer to an earlier write with the same Idempotency-Key (writes only)",
     schema: { const: "true" },
   },
 };
 
+const retryAfterHeader = {
+  "Retry-After": {
+    description: "Seconds to wait before trying again",
+    required: true,
+    schema: { type: "string", pattern: "^[0-9]+$" },
+  },
+};
+
+/** Answers of the admin test push besides the envelope: push not configured is the contract's bare 500. */
+const TEST_PUSH = "notifications.testPush";
+
 /** Splits a procedure's input into path parameters and the part that comes from the query or body. */
-function operation(route: RestRoute) {
+function operation(route: RestRoute, data: JsonSchema) {
   const schema = inputSchema(route);
   const inPath = pathParams(route.path);
   const properties = { ...(schema?.properties ?? {}) };
@@ -73,8 +141,9 @@ function operation(route: RestRoute) {
   }
   let requestBody: unknown;
   if (route.input === "query") {
+    const readers = route.query as Readonly<Record<string, QueryField>>;
     for (const [name, prop] of Object.entries(properties)) {
-      parameters.push(parameter(name, "query", prop));
+      parameters.push(parameter(name, "query", queryParameterSchema(prop, readers[name] ?? "text")));
     }
   } else if (route.input === "body" && schema) {
     requestBody = {
@@ -87,9 +156,24 @@ function operation(route: RestRoute) {
     };
   }
   const status = String(route.status ?? 200);
+  const write = route.method !== "GET";
   const retriable = takesIdempotencyKey(route.method, route.path);
   if (retriable) parameters.push(idempotencyKeyParameter);
-  const errorCodes = ["400", "401", "403", "404", "409", ...(retriable ? ["422"] : []), "413", "429", "500", "503"];
+  const errorCodes = [
+    "400",
+    "401",
+    "403",
+    "404",
+    "409",
+    ...(retriable ? ["422"] : []),
+    "413",
+    ...(write ? ["415"] : []),
+    "429",
+    "500",
+    "503",
+  ];
+  const errors = Object.fromEntries(errorCodes.map((code) => [code, { $ref: `#/components/responses/E${code}` }]));
+  if (route.procedure === TEST_PUSH) errors["500"] = { $ref: "#/components/responses/E500TestPush" };
   return {
     operationId: route.procedure,
     summary: route.summary,
@@ -101,9 +185,9 @@ function operation(route: RestRoute) {
       [status]: {
         description: "Success",
         ...(retriable ? { headers: replayedHeader } : {}),
-        content: { "application/json": { schema: { $ref: "#/components/schemas/Success" } } },
+        content: { "application/json": { schema: successEnvelope(data) } },
       },
-      ...Object.fromEntries(errorCodes.map((code) => [code, { $ref: `#/components/responses/E${code}` }])),
+      ...errors,
     },
   };
 }
@@ -111,22 +195,79 @@ function operation(route: RestRoute) {
 const errorResponses: Record<string, string> = {
   "400": "VALIDATION_ERROR: a missing, malformed or out-of-bounds field (listed in details), or blocked activation",
   "401": "UNAUTHORIZED: no, bad or expired session",
-  "403": "FORBIDDEN: not a platform admin, or another user's record",
+  "403": "FORBIDDEN: not a platform admin, another user's record, or a cookie write from an untrusted origin",
   "404": "NOT_FOUND: the named record does not exist",
   "409": "CONFLICT: the record already exists (e.g. a cohortNumber in use), or a request with the same Idempotency-Key is still running",
   "422": "VALIDATION_ERROR: the Idempotency-Key was already used with another method, path or body",
   "413": "PAYLOAD_TOO_LARGE: the body is over the size limit",
-  "429": "TOO_MANY_REQUESTS",
+  "415": "VALIDATION_ERROR: the body is not JSON (send Content-Type: application/json)",
+  "429": "TOO_MANY_REQUESTS: over a rate limit; Retry-After says when to try again",
   "500": "INTERNAL_ERROR (generic message)",
   "503": "SERVICE_UNAVAILABLE: the database cannot be reached",
 };
 
-export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes) {
+const errorResponse = (code: string, description: string, schema: unknown = { $ref: "#/components/schemas/Error" }) => ({
+  description,
+  headers: code === "429" ? { ...retryAfterHeader, ...replayedHeader } : replayedHeader,
+  content: { "application/json": { schema } },
+});
+
+const errorSchema = {
+  type: "object",
+  required: ["success", "error"],
+  additionalProperties: false,
+  properties: {
+    success: { const: false },
+    error: {
+      type: "object",
+      required: ["code", "message"],
+      additionalProperties: false,
+      properties: {
+        code: {
+          enum: [
+            "VALIDATION_ERROR",
+            "UNAUTHORIZED",
+            "FORBIDDEN",
+            "NOT_FOUND",
+            "CONFLICT",
+            "PAYLOAD_TOO_LARGE",
+            "TOO_MANY_REQUESTS",
+            "INTERNAL_ERROR",
+            "SERVICE_UNAVAILABLE",
+          ],
+          description: "What went wrong, one of the contract's codes (docs/api.md#errors)",
+        },
+        message: { type: "string", description: "A sentence for a person" },
+        details: {
+          type: "array",
+          description: "The fields at fault, on a VALIDATION_ERROR about the input",
+          items: {
+            type: "object",
+            required: ["field", "message"],
+            additionalProperties: false,
+            properties: {
+              field: { type: "string", description: "The field, dotted for nested ones (proIds.2)" },
+              message: { type: "string", description: "What is wrong with it" },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+export type OpenApiOptions = {
+  /** The service's public URL (BETTER_AUTH_URL): the document's server. */
+  serverUrl?: string;
+};
+
+export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, options: OpenApiOptions = {}) {
+  const outputs = outputJsonSchemas(routes);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, "{$1}");
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operation(route);
+    paths[path][route.method.toLowerCase()] = operation(route, outputs.byProcedure[route.procedure] ?? {});
   }
   return {
     openapi: "3.1.0",
@@ -137,61 +278,36 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes) 
         "Restriction administration for platform admins and per-user notifications. Sign up or sign in at " +
         "`/api/auth/sign-up/email` or `/api/auth/sign-in/email` and send the returned token as `Authorization: Bearer <token>`.",
     },
-    tags: [{ name: "Restriction administration" }, { name: "Notifications" }, { name: "Audit" }],
+    servers: [{ url: options.serverUrl ?? "/", description: "This service" }],
+    tags: TAGS,
     paths,
     components: {
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "The session token from sign-in" },
-        sessionCookie: { type: "apiKey", in: "cookie", name: "better-auth.session_token" },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "better-auth.session_token",
+          description: "The session cookie a browser holds after sign-in; its writes must come from a trusted origin",
+        },
       },
       schemas: {
-        Success: {
+        ...outputs.components,
+        Error: errorSchema,
+        VapidNotConfigured: {
           type: "object",
-          required: ["success", "data"],
-          properties: { success: { const: true }, data: { description: "The payload of the operation" } },
-        },
-        Error: {
-          type: "object",
-          required: ["success", "error"],
-          properties: {
-            success: { const: false },
-            error: {
-              type: "object",
-              required: ["code", "message"],
-              properties: {
-                code: {
-                  enum: [
-                    "VALIDATION_ERROR",
-                    "UNAUTHORIZED",
-                    "FORBIDDEN",
-                    "NOT_FOUND",
-                    "CONFLICT",
-                    "PAYLOAD_TOO_LARGE",
-                    "TOO_MANY_REQUESTS",
-                    "INTERNAL_ERROR",
-                    "SERVICE_UNAVAILABLE",
-                  ],
-                },
-                message: { type: "string" },
-                details: {
-                  type: "array",
-                  items: {
-                    type: "object",
-                    required: ["field", "message"],
-                    properties: { field: { type: "string" }, message: { type: "string" } },
-                  },
-                },
-              },
-            },
-          },
+          required: ["error"],
+          additionalProperties: false,
+          properties: { error: { const: "VAPID not configured" } },
+          description: "The contract's one bare error (docs/api.md#errors): a test push while push is not configured",
         },
       },
-      responses: Object.fromEntries(
-        Object.entries(errorResponses).map(([code, description]) => [
-          `E${code}`,
-          { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
-        ]),
-      ),
+      responses: {
+        ...Object.fromEntries(Object.entries(errorResponses).map(([code, description]) => [`E${code}`, errorResponse(code, description)])),
+        E500TestPush: errorResponse("500", "INTERNAL_ERROR, or the bare VapidNotConfigured body when push is not configured", {
+          anyOf: [{ $ref: "#/components/schemas/Error" }, { $ref: "#/components/schemas/VapidNotConfigured" }],
+        }),
+      },
     },
   };
 }

@@ -18,3 +18,10 @@ export const storableText = (params?: Parameters<typeof z.string>[0]) =>
     .string(params)
     .refine((s) => !s.includes("\u0000"), "must not contain NUL characters")
     .refine((s) => !LONE_SURROGATE.test(s), "must be well-formed Unicode (no lone surrogates)");
+
+/**
+ * Refuses text that is empty or only white space ("must not be empty"); the reference states the same rule
+ * in JSON Schema (a non-white-space character somewhere), so a validating client refuses what the service does.
+ */
+export const nonBlank = <T extends z.ZodString>(schema: T): T =>
+  schema.refine((s) => s.trim().length > 0, "must not be empty").meta({ minLength: 1, pattern: "\\S" }) as T;

@@ -22,9 +22,9 @@ import { toAppError } from "../errors/error-mapper.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "../http/json-depth.js";
 import { mediaType } from "../http/trusted-writes.js";
 import { errorHeaders } from "../rest/errors.js";
-import type { AppRouter } from "../routers/index.js";
+import type { ServerRouter } from "../routers/index.js";
 
-type DoorOptions = Omit<FastifyTRPCPluginOptions<AppRouter>["trpcOptions"], "responseMeta">;
+type DoorOptions = Omit<FastifyTRPCPluginOptions<ServerRouter>["trpcOptions"], "responseMeta">;
 
 /** Headers an answer with these errors carries: a rate limit's Retry-After, as on REST. */
 export const trpcErrorHeaders = (errors: readonly TRPCError[]) =>

@@ -1,7 +1,7 @@
 // The consumer fixture (tsconfig.json beside it): a typed client of the service, as another app writes it.
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import superjson from "superjson";
-import type { AppRouter } from "../../server/routers/index.js";
+import type { AppRouter } from "../../server/routers/app-router.js";
 
 const client = createTRPCClient<AppRouter>({
   links: [httpBatchLink({ url: "http://127.0.0.1:3000/trpc", transformer: superjson })],

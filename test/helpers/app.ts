@@ -2,7 +2,7 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { users } from "../../db/schema/index.js";
 import { type AppDeps, buildApp } from "../../server/app.js";
 import { type Auth, createAuth } from "../../server/auth/better-auth.js";
@@ -10,7 +10,9 @@ import type { SessionUser } from "../../server/auth/session.js";
 import { createContextInner } from "../../server/context.js";
 import { rateLimitStoreFor } from "../../server/http/rate-limit.js";
 import { createPushService, type PushService, type PushServiceOptions } from "../../server/push/sender.js";
+import { buildOpenApiDocument } from "../../server/rest/openapi.js";
 import { createCaller } from "../../server/routers/index.js";
+import { type ContractChecker, type ContractViolation, checkAnswers, type OpenApiDocument } from "./contract-check.js";
 import { openTestDb, type TestDb } from "./db.js";
 import { testLookup } from "./dns.js";
 
@@ -31,6 +33,13 @@ export type TestApp = {
   signUp(options?: { admin?: boolean; name?: string; email?: string }): Promise<TestUser>;
   /** A tRPC caller acting as this user (or anonymous). */
   caller(user?: SessionUser | null, userAgent?: string): ReturnType<typeof createCaller>;
+  /**
+   * REST answers that broke the OpenAPI document (test/helpers/contract-check.ts), taken: useTestApp asserts
+   * there are none after each test, and closing the app fails while any are left.
+   */
+  takeContractViolations(): ContractViolation[];
+  /** The checker of this app's answers, with the operations and statuses it has seen. */
+  contract(): ContractChecker;
 };
 
 export type TestAppOptions = {
@@ -72,6 +81,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     limits: { signUp: { max: 100_000, timeWindowMs: 60_000 }, ...options.limits },
     rateLimitStore: rateLimitStoreFor(db),
   });
+  const answers = checkAnswers(app, () => buildOpenApiDocument() as unknown as OpenApiDocument);
+  app.addHook("onClose", async () => {
+    if (answers.violations.length) throw new Error(`REST answers broke /openapi.json: ${JSON.stringify(answers.violations, null, 2)}`);
+  });
   await app.ready();
 
   async function signUp(opts: { admin?: boolean; name?: string; email?: string } = {}): Promise<TestUser> {
@@ -108,6 +121,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     signUp,
     caller: (user, userAgent) =>
       createCaller(createContextInner({ db: db.db, push }, { user: user ?? null, userAgent: userAgent ?? null })),
+    takeContractViolations: () => answers.violations.splice(0),
+    contract: answers.checker,
   };
 }
 
@@ -119,6 +134,9 @@ export function useTestApp(options: TestAppOptions = {}): () => TestApp {
   let testApp: TestApp | undefined;
   beforeAll(async () => {
     testApp = await createTestApp(options);
+  });
+  afterEach(() => {
+    expect(testApp?.takeContractViolations() ?? [], "REST answers that break /openapi.json").toEqual([]);
   });
   afterAll(async () => {
     await testApp?.app.close();

@@ -3,8 +3,8 @@
 import { expectTypeOf } from "vitest";
 import type { RestRoute } from "../../server/rest/routes.js";
 import type { ProcedureInput, ProcedurePath } from "../../server/routers/index.js";
-import type { notificationInputs } from "../../server/routers/notifications/router.js";
-import type { restrictionInputs } from "../../server/routers/restriction/router.js";
+import type { notificationsContract } from "../../server/routers/notifications/contract.js";
+import type { restrictionContract } from "../../server/routers/restriction/contract.js";
 
 // Rows that name procedures of the router, with their methods and input sources.
 [
@@ -62,9 +62,10 @@ expectTypeOf<"notifications.testPush">().toExtend<ProcedurePath>();
 expectTypeOf<"restriction.nope">().not.toExtend<ProcedurePath>();
 expectTypeOf<"restriction">().not.toExtend<ProcedurePath>();
 
-// Every procedure that takes input has its schema in its router's map (which the REST reference reads).
+// Every procedure that takes input has its schema in its router's contract (which the REST reference reads).
 type TakingInput<R extends string> = {
   [P in ProcedurePath]: P extends `${R}.${infer Name}` ? ([ProcedureInput<P>] extends [void] ? never : Name) : never;
 }[ProcedurePath];
-expectTypeOf<keyof typeof restrictionInputs>().toEqualTypeOf<TakingInput<"restriction">>();
-expectTypeOf<keyof typeof notificationInputs>().toEqualTypeOf<TakingInput<"notifications">>();
+type WithInputSchema<C> = { [K in keyof C]: C[K] extends { input: object } ? K : never }[keyof C];
+expectTypeOf<WithInputSchema<typeof restrictionContract>>().toEqualTypeOf<TakingInput<"restriction">>();
+expectTypeOf<WithInputSchema<typeof notificationsContract>>().toEqualTypeOf<TakingInput<"notifications">>();

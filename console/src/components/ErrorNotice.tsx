@@ -1,6 +1,6 @@
 // An error as the service put it: the message, and for a validation error each field and why.
 import { TRPCClientError } from "@trpc/client";
-import type { AppRouter } from "../../../server/routers/index.js";
+import type { AppRouter } from "../../../server/routers/app-router.js";
 
 type FieldIssue = { field: string; message: string };
 

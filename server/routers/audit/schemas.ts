@@ -1,6 +1,6 @@
 // Inputs of the audit procedures: the filters of GET /api/admin/audit (docs/api.md#audit-trail).
 import { z } from "zod";
-import { auditActions, auditTargetTypes } from "../../../db/schema/index.js";
+import { auditActions, auditTargetTypes } from "../../../db/schema/audit-actions.js";
 import { storableText } from "../text.js";
 import { decodeCursor } from "./cursor.js";
 
@@ -51,27 +51,33 @@ export const listAuditInput = z
 
 export type ListAuditInput = z.infer<typeof listAuditInput>;
 
-const actor = z.object({ id: z.string(), email: z.string() });
+const actor = z.object({ id: z.string().describe("The user's id"), email: z.string().describe("The user's email address") });
 
 /** One event as the log shows it (docs/api.md#audit-trail). */
-export const auditEventOutput = z.object({
-  id: z.string(),
-  at: z.date(),
-  actor: actor.describe("Who made the change: the user of the session that carried it (under impersonation, the impersonated user)"),
-  action: z.enum(auditActions),
-  target: z.object({ type: z.enum(auditTargetTypes), id: z.string() }),
-  before: z.unknown().describe("The record before the change; null where there was none"),
-  after: z.unknown().describe("The record after the change; null where there is none"),
-  reason: z.string().nullable(),
-  requestId: z.string().nullable(),
-  impersonatedBy: actor
-    .nullable()
-    .describe(
-      "The admin behind the change when it was made with an impersonation session (better-auth's admin plugin), the actor then being the impersonated user; null when the actor acted as themselves, as in user.impersonate and user.stop_impersonating, whose actor is the admin",
-    ),
-});
+export const auditEventOutput = z
+  .object({
+    id: z.string().describe("The event's id (a UUID)"),
+    at: z.date().describe("When the change was made (ISO 8601 date-time, UTC)"),
+    actor: actor.describe("Who made the change: the user of the session that carried it (under impersonation, the impersonated user)"),
+    action: z.enum(auditActions).describe("What was done"),
+    target: z
+      .object({ type: z.enum(auditTargetTypes), id: z.string() })
+      .describe("The record changed: a cohort (its id), a pro (its id) or a user (their id)"),
+    before: z.unknown().describe("The record before the change; null where there was none"),
+    after: z.unknown().describe("The record after the change; null where there is none"),
+    reason: z.string().nullable().describe("The reason given (a rollback's); null when none"),
+    requestId: z.string().nullable().describe("The x-request-id of the request that made the change; null when made outside a request"),
+    impersonatedBy: actor
+      .nullable()
+      .describe(
+        "The admin behind the change when it was made with an impersonation session (better-auth's admin plugin), the actor then being the impersonated user; null when the actor acted as themselves, as in user.impersonate and user.stop_impersonating, whose actor is the admin",
+      ),
+  })
+  .meta({ id: "AuditEvent", description: "One admin change, as the audit log records it" });
 
-export const listAuditOutput = z.object({
-  events: z.array(auditEventOutput),
-  nextCursor: z.string().nullable().describe("The cursor of the next, older page; null on the last page"),
-});
+export const listAuditOutput = z
+  .object({
+    events: z.array(auditEventOutput),
+    nextCursor: z.string().nullable().describe("The cursor of the next, older page; null on the last page"),
+  })
+  .meta({ id: "AuditPage", description: "One page of the audit log, newest first" });

@@ -4,14 +4,17 @@
 import { z } from "zod";
 import { CATEGORIES } from "../../../db/categories.js";
 import { MAX_ENDPOINT_LENGTH } from "../../push/endpoint.js";
-import { storableText } from "../text.js";
+import { nonBlank, storableText } from "../text.js";
 import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "./limits.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./pagination.js";
 
 const required = (max: number) =>
-  storableText({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
-    .max(max, `must be at most ${max} characters`)
-    .refine((s) => s.trim().length > 0, "must not be empty");
+  nonBlank(
+    storableText({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).max(
+      max,
+      `must be at most ${max} characters`,
+    ),
+  );
 
 /**
  * Optional text; an empty string counts as absent. The meta goes before the transform: z.toJSONSchema

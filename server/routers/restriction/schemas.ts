@@ -2,14 +2,12 @@
 // simply not found (404), never a validation error. Every field carries a description and an example
 // (.meta), which /openapi.json and /docs show.
 import { z } from "zod";
-import { storableText } from "../text.js";
+import { nonBlank, storableText } from "../text.js";
 import { MAX_PRO_ID_LENGTH, MAX_PROS_PER_COHORT, MAX_ROLLBACK_REASON_LENGTH } from "./limits.js";
 
 const INT32_MAX = 2_147_483_647;
 
-const proId = storableText()
-  .max(MAX_PRO_ID_LENGTH, `must be at most ${MAX_PRO_ID_LENGTH} characters`)
-  .refine((s) => s.trim().length > 0, "must not be empty");
+const proId = nonBlank(storableText().max(MAX_PRO_ID_LENGTH, `must be at most ${MAX_PRO_ID_LENGTH} characters`));
 
 export const cohortIdInput = z.object({
   id: z.string().meta({
@@ -34,6 +32,7 @@ export const createCohortInput = z.object({
     .max(MAX_PROS_PER_COHORT, `must list at most ${MAX_PROS_PER_COHORT} pros`)
     .refine((ids) => new Set(ids).size === ids.length, "must not repeat a pro")
     .meta({
+      uniqueItems: true,
       description:
         `The pros of the cohort: 1 to ${MAX_PROS_PER_COHORT} ids, none repeated, each 1 to ${MAX_PRO_ID_LENGTH} characters. They need not be ` +
         "registered pros yet.",

@@ -1,0 +1,33 @@
+// The REST answers' serializers: each route's success envelope rendered as JSON Schema from its procedure's
+// output schema (server/rest/openapi.ts), which Fastify compiles with fast-json-stringify instead of calling
+// JSON.stringify on every answer. Errors keep JSON.stringify: they are few and small.
+import { z } from "zod";
+import { outputJsonSchemas, successEnvelope } from "./openapi.js";
+import type { RestRoute } from "./routes.js";
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * `anyOf: [X, {type: "null"}]` (zod's nullable) as `X` with `null` among its types: fast-json-stringify
+ * checks a list of types with typeof, where anyOf would make it run a validator on every value.
+ */
+function nullableAsTypeList(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(nullableAsTypeList);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const out = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, nullableAsTypeList(v)])) as JsonSchema;
+  const anyOf = out.anyOf as JsonSchema[] | undefined;
+  if (anyOf?.length === 2 && anyOf[1]?.type === "null" && typeof anyOf[0]?.type === "string") {
+    const { anyOf: _, ...rest } = out;
+    return { ...rest, ...anyOf[0], type: [anyOf[0].type, "null"] };
+  }
+  return out;
+}
+
+/** The success schema Fastify serializes each route's answers with, by procedure. */
+export function successSerializerSchemas(routes: readonly RestRoute[]): Map<string, JsonSchema> {
+  // An empty registry: no shared components and no descriptions, everything inline.
+  const { byProcedure } = outputJsonSchemas(routes, { metadata: z.registry() });
+  return new Map(
+    Object.entries(byProcedure).map(([procedure, data]) => [procedure, successEnvelope(nullableAsTypeList(data) as JsonSchema)]),
+  );
+}

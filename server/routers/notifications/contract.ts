@@ -1,0 +1,45 @@
+// The notifications procedures' public shapes (server/routers/contract.ts): kind, input, answer.
+import { mutation, query, subscription } from "../contract.js";
+import {
+  adminSubscriptionListOutput,
+  doneOutput,
+  markAllReadOutput,
+  notificationPageOutput,
+  removeManyOutput,
+  subscribeOutput,
+  subscriptionListOutput,
+  testInAppOutput,
+  testPushOutput,
+  unreadCountOutput,
+  vapidPublicKeyOutput,
+} from "./outputs.js";
+import {
+  listInput,
+  markAllReadInput,
+  notificationIdInput,
+  removeManyInput,
+  subscribeInput,
+  testNotificationInput,
+  unsubscribeInput,
+} from "./schemas.js";
+
+export const notificationsContract = {
+  list: query(notificationPageOutput, listInput),
+  unreadCount: query(unreadCountOutput),
+  markRead: mutation(doneOutput, notificationIdInput),
+  markAllRead: mutation(markAllReadOutput, markAllReadInput),
+  remove: mutation(doneOutput, notificationIdInput),
+  removeMany: mutation(removeManyOutput, removeManyInput),
+
+  listSubscriptions: query(subscriptionListOutput),
+  subscribe: mutation(subscribeOutput, subscribeInput),
+  unsubscribe: mutation(doneOutput, unsubscribeInput),
+  vapidPublicKey: query(vapidPublicKeyOutput),
+  /** Each event: the caller's unread count, on subscribing and after every change. */
+  onUnreadCount: subscription(unreadCountOutput),
+
+  testInApp: mutation(testInAppOutput, testNotificationInput),
+  testPush: mutation(testPushOutput, testNotificationInput),
+  testListSubscriptions: query(adminSubscriptionListOutput),
+  testClearSubscriptions: mutation(doneOutput),
+};
