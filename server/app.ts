@@ -7,6 +7,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import type { Db, DbHandle } from "../db/client.js";
+import { apiKeyVerifier } from "./auth/api-keys.js";
 import { type Auth, mountAuth } from "./auth/better-auth.js";
 import type { Config } from "./config.js";
 import { contextFactory } from "./context.js";
@@ -22,6 +23,8 @@ import { judgeWrite } from "./http/trusted-writes.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
 import { requestObserver } from "./observability/request-metrics.js";
+import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
+import { registerOfrep } from "./ofrep/routes.js";
 import type { PushService } from "./push/sender.js";
 import { registerRestRoutes } from "./rest/adapter.js";
 import { sendError } from "./rest/errors.js";
@@ -63,6 +66,11 @@ export type Limits = {
   streamsPerUser: number;
   /** Calls one tRPC batch may hold (TRPC_MAX_BATCH_SIZE). */
   trpcBatchSize: number;
+  /**
+   * OFREP evaluations and stream connections per API key (OFREP_REQUESTS_PER_MINUTE), counted in this
+   * instance's memory: a database round trip per evaluation would double its cost.
+   */
+  ofrepPerKey: Window;
 };
 
 export const defaultLimits: Limits = {
@@ -72,6 +80,7 @@ export const defaultLimits: Limits = {
   bodyBytes: 1024 * 1024,
   streamsPerUser: 32,
   trpcBatchSize: 50,
+  ofrepPerKey: { max: 600_000, timeWindowMs: 60_000 },
 };
 
 /** Fastify's own errors (body parsing, limits) as the kinds of docs/api.md#errors; anything else via toAppError. */
@@ -249,6 +258,17 @@ export async function buildApp(deps: AppDeps) {
   });
 
   registerRestRoutes(app, restRoutes, createContext);
+
+  const flagChanges = createFlagChangeHub(deps.db, (err) => app.log.warn({ err }, "OFREP: reading a flag change failed"));
+  const stopListening = await listenForFlagChanges(flagChanges, deps.listen);
+  app.addHook("onClose", stopListening);
+  await registerOfrep(app, {
+    db: deps.db,
+    verifyKey: apiKeyVerifier(deps.db, (err) => app.log.warn({ err }, "API key: recording its last use failed")),
+    limiter: createRateLimiter(memoryRateLimitStore, "ofrep", limits.ofrepPerKey),
+    hub: flagChanges,
+    secret: authContext.secret,
+  });
 
   // The API reference: generated from the route table, served as JSON and as a Swagger UI page.
   const openApiDocument = buildOpenApiDocument(restRoutes);

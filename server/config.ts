@@ -55,6 +55,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(32),
   TRPC_MAX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
+  OFREP_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000_000).default(600_000),
 });
 
 function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[] {
@@ -87,6 +88,8 @@ export type Config = {
   streamsPerUser: number;
   /** TRPC_MAX_BATCH_SIZE: calls in one tRPC batch. */
   trpcBatchSize: number;
+  /** OFREP_REQUESTS_PER_MINUTE: evaluations and stream connections one API key may make on one instance. */
+  ofrepRequestsPerMinute: number;
   authSecret: string | undefined;
   /** The server's own base URL: better-auth's baseURL and the default trusted origin. */
   baseUrl: string;
@@ -137,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryTimeoutSeconds: e.DB_QUERY_TIMEOUT_SECONDS,
     streamsPerUser: e.STREAMS_PER_USER,
     trpcBatchSize: e.TRPC_MAX_BATCH_SIZE,
+    ofrepRequestsPerMinute: e.OFREP_REQUESTS_PER_MINUTE,
     authSecret: e.BETTER_AUTH_SECRET,
     baseUrl,
     vapid: parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT),

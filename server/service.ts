@@ -56,7 +56,11 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       auth,
       push,
       logger: options.logger,
-      limits: { streamsPerUser: config.streamsPerUser, trpcBatchSize: config.trpcBatchSize },
+      limits: {
+        streamsPerUser: config.streamsPerUser,
+        trpcBatchSize: config.trpcBatchSize,
+        ofrepPerKey: { max: config.ofrepRequestsPerMinute, timeWindowMs: 60_000 },
+      },
       rateLimitStore: rateLimitStoreFor(handle),
     });
     return { app, handle, bootstrap };

@@ -24,8 +24,11 @@ export const auditActions = [
   "user.remove",
   "user.impersonate",
   "user.stop_impersonating",
+  // Service API keys (server/routers/api-keys/).
+  "apikey.create",
+  "apikey.revoke",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
-export const auditTargetTypes = ["cohort", "pro", "user"] as const;
+export const auditTargetTypes = ["cohort", "pro", "user", "apikey"] as const;
 export type AuditTargetType = (typeof auditTargetTypes)[number];

@@ -1,3 +1,4 @@
+export * from "./api-keys.js";
 export * from "./audit.js";
 export * from "./auth.js";
 export * from "./notifications.js";

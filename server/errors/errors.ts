@@ -91,7 +91,7 @@ export class TooManyRequestsError extends AppError {
   }
 }
 
-export const notFound = (resource: "Cohort" | "Pro" | "Notification" | "User", id: string) =>
+export const notFound = (resource: "Cohort" | "Pro" | "Notification" | "User" | "API key", id: string) =>
   new AppError("NOT_FOUND", `${resource} ${id} not found`);
 
 export const validationError = (message: string, details?: FieldIssue[]) => new AppError("VALIDATION_ERROR", message, details);

@@ -53,6 +53,12 @@ export const notificationStreamsOpen = new Gauge({
   registers: [registry],
 });
 
+export const ofrepStreamsOpen = new Gauge({
+  name: "ofrep_streams_open",
+  help: "OFREP event streams (flag change notifications) open on this instance",
+  registers: [registry],
+});
+
 export const pushDeliveries = new Counter({
   name: "push_deliveries_total",
   help: "Web Push deliveries attempted, by result",
@@ -83,11 +89,11 @@ for (const action of auditActions) auditEventsRecorded.inc({ action }, 0);
  * A live stream opened: call the returned function when it closes (calling it again does nothing), e.g.
  * `request.raw.once("close", streamOpened())`.
  */
-export function streamOpened(): () => void {
-  notificationStreamsOpen.inc();
+export function streamOpened(gauge: Gauge = notificationStreamsOpen): () => void {
+  gauge.inc();
   let open = true;
   return () => {
-    if (open) notificationStreamsOpen.dec();
+    if (open) gauge.dec();
     open = false;
   };
 }

@@ -17,6 +17,12 @@ const TAGS = [
   },
   { name: "Notifications", description: "The caller's inbox, unread count and push subscriptions; the admin test endpoints." },
   { name: "Audit", description: "The append-only log of admin changes. Platform admins only." },
+  {
+    name: "Service API keys",
+    description:
+      "Keys other services present in X-API-Key to read the restriction over OFREP (/ofrep/*, documented by OFREP's own OpenAPI " +
+      "document: https://github.com/open-feature/protocol/blob/main/service/openapi.yaml) and to send notifications. Platform admins only.",
+  },
 ] as const;
 
 const tagOf = (path: string): (typeof TAGS)[number]["name"] =>

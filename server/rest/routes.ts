@@ -264,4 +264,25 @@ export const auditRoutes = [
   },
 ] satisfies RestRoute[];
 
-export const restRoutes: readonly RestRoute[] = [...restrictionRoutes, ...notificationRoutes, ...auditRoutes];
+const API_KEYS = "/api/admin/api-keys";
+
+export const apiKeyRoutes = [
+  {
+    method: "POST",
+    path: API_KEYS,
+    procedure: "apiKeys.create",
+    input: "body",
+    status: 201,
+    summary: "Create a service API key; its secret is in this answer only",
+  },
+  { method: "GET", path: API_KEYS, procedure: "apiKeys.list", summary: "List the service API keys, newest first (never their secrets)" },
+  {
+    method: "DELETE",
+    path: `${API_KEYS}/:id`,
+    procedure: "apiKeys.revoke",
+    input: "path",
+    summary: "Revoke a service API key at once",
+  },
+] satisfies RestRoute[];
+
+export const restRoutes: readonly RestRoute[] = [...restrictionRoutes, ...notificationRoutes, ...auditRoutes, ...apiKeyRoutes];

@@ -5,6 +5,7 @@
 // running router has exactly these procedures, inputs, answers and errors.
 import type { TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODE_NUMBER, TRPCBuiltRouter } from "@trpc/server";
 import type { ErrorKind, FieldIssue } from "../errors/errors.js";
+import type { apiKeysContract } from "./api-keys/contract.js";
 import type { auditContract } from "./audit/contract.js";
 import type { ProceduresOf } from "./contract.js";
 import type { notificationsContract } from "./notifications/contract.js";
@@ -31,5 +32,6 @@ export type AppRouter = TRPCBuiltRouter<
     restriction: ProceduresOf<typeof restrictionContract>;
     notifications: ProceduresOf<typeof notificationsContract>;
     audit: ProceduresOf<typeof auditContract>;
+    apiKeys: ProceduresOf<typeof apiKeysContract>;
   }
 >;

@@ -1,6 +1,8 @@
 import type { inferRouterError, inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import type { z } from "zod";
 import { createCallerFactory, router } from "../trpc/index.js";
+import { apiKeysContract } from "./api-keys/contract.js";
+import { apiKeysRouter } from "./api-keys/router.js";
 import type { AppRouter } from "./app-router.js";
 import { auditContract } from "./audit/contract.js";
 import { auditRouter } from "./audit/router.js";
@@ -16,6 +18,7 @@ export const appRouter = router({
   restriction: restrictionRouter,
   notifications: notificationsRouter,
   audit: auditRouter,
+  apiKeys: apiKeysRouter,
 });
 
 /** The running router, with the server's context: for the doors. Apps import AppRouter instead. */
@@ -65,6 +68,7 @@ const contracts: Record<keyof AppRouter["_def"]["record"], Record<string, Proced
   restriction: restrictionContract,
   notifications: notificationsContract,
   audit: auditContract,
+  apiKeys: apiKeysContract,
 };
 
 const contractByPath = new Map(

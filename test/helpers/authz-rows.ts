@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { notifications, pushSubscriptions } from "../../db/schema/index.js";
+import { apiKeyOf } from "./api-keys.js";
 import { type TestApp, type TestUser, uniqueCohortNumber } from "./app.js";
 import { freshId, insertCohort, type Personas, PUSH_KEYS, registeredPro } from "./fixtures.js";
 import type { Json, ProcedurePath, WireOutput } from "./rest.js";
@@ -148,6 +149,21 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
       access: "admin",
       prepare: async () => ({ input: { limit: 1 }, after: (data) => expect(data.events.length).toBeLessThanOrEqual(1) }),
     },
+    "apiKeys.create": {
+      access: "admin",
+      prepare: async () => ({
+        input: { name: `matrix-${randomBytes(3).toString("hex")}`, scopes: ["flags:read"] },
+        after: (data) => expect(data.secret).toMatch(/^rk_/),
+      }),
+    },
+    "apiKeys.list": { access: "admin", prepare: async () => ({ after: (data) => expect(Array.isArray(data.apiKeys)).toBe(true) }) },
+    "apiKeys.revoke": {
+      access: "admin",
+      prepare: async () => ({
+        input: { id: await apiKeyOf(db()) },
+        after: (data) => expect(data.apiKey.revokedAt).not.toBeNull(),
+      }),
+    },
 
     "notifications.list": listsOwnOnly(notificationOf, (data) => data.notifications.map((n) => n.id), {}),
     "notifications.unreadCount": {
@@ -267,6 +283,9 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`GET ${R}/:proId`]: { procedure: "restriction.getPro", status: 200 },
   [`GET ${R}/:proId/history`]: { procedure: "restriction.proHistory", status: 200 },
   "GET /api/admin/audit": { procedure: "audit.list", status: 200 },
+  "POST /api/admin/api-keys": { procedure: "apiKeys.create", status: 201 },
+  "GET /api/admin/api-keys": { procedure: "apiKeys.list", status: 200 },
+  "DELETE /api/admin/api-keys/:id": { procedure: "apiKeys.revoke", status: 200 },
   [`POST ${R}/:proId/activate`]: { procedure: "restriction.activatePro", status: 200 },
   [`POST ${R}/:proId/rollback`]: { procedure: "restriction.rollbackPro", status: 200 },
   [`GET ${N}`]: { procedure: "notifications.list", status: 200 },

@@ -26,7 +26,8 @@ export async function listActivePros({ ctx }: HandlerArgs): Promise<ProStatus[]>
     .orderBy(asc(proRestrictionStatus.proId));
 }
 
-const proStatusStatement = preparedFor((db) =>
+/** One pro's stored status: the admin lookup and OFREP's evaluation (server/ofrep/routes.ts). */
+export const proStatusStatement = preparedFor((db) =>
   db
     .select()
     .from(proRestrictionStatus)

@@ -1,0 +1,90 @@
+// Service API keys at the door (docs/api.md#service-api-keys): a caller presents its secret in X-API-Key on
+// the paths that take keys (/ofrep/*, the producer API) and nowhere else. A secret is `rk_` and 43 base64url
+// characters (256 random bits); the database keeps its SHA-256 only, looked up by a unique index.
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { preparedFor } from "../../db/prepared.js";
+import { API_KEY_PREFIX_LENGTH, type ApiKeyScope, apiKeys } from "../../db/schema/index.js";
+import { AppError } from "../errors/errors.js";
+
+export const API_KEY_HEADER = "x-api-key";
+const SECRET_PREFIX = "rk_";
+/** Announced at a key's revocation (NOTIFY), so every instance ends the streams opened with it. */
+export const KEY_REVOKED_CHANNEL = "api_key_revoked";
+/** `lastUsedAt` is written at most this often per key. */
+export const LAST_USED_INTERVAL_MS = 60_000;
+
+export const newSecret = () => `${SECRET_PREFIX}${randomBytes(32).toString("base64url")}`;
+export const secretHash = (secret: string) => createHash("sha256").update(secret).digest("hex");
+export const secretPrefix = (secret: string) => secret.slice(0, API_KEY_PREFIX_LENGTH);
+
+/** A key that is known, not revoked and not expired. */
+export type VerifiedKey = { id: string; name: string; scopes: readonly ApiKeyScope[] };
+
+const keyBySecretHash = preparedFor((db) =>
+  db
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      scopes: apiKeys.scopes,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.secretHash, sql.placeholder("hash")))
+    .prepare("api_key_by_secret_hash"),
+);
+
+/**
+ * Checks keys against the table, and keeps each key's `lastUsedAt` within a minute of its last use without
+ * writing on every request: this instance writes it when its own last write is a minute old, and the
+ * UPDATE's condition keeps several instances from writing it more than about once a minute between them.
+ */
+export function apiKeyVerifier(db: Db, onError: (err: unknown) => void) {
+  const lastWritten = new Map<string, number>();
+
+  function touch(id: string, lastUsedAt: Date | null, now: number) {
+    if (lastUsedAt && now - lastUsedAt.getTime() < LAST_USED_INTERVAL_MS) return;
+    if (now - (lastWritten.get(id) ?? 0) < LAST_USED_INTERVAL_MS) return;
+    lastWritten.set(id, now);
+    db.update(apiKeys)
+      .set({ lastUsedAt: sql`now()` })
+      .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))))
+      .then(() => {}, onError);
+  }
+
+  /** The key this secret belongs to, or a 401 naming what is wrong with it. */
+  return async function verify(secret: string | string[] | undefined): Promise<VerifiedKey> {
+    if (typeof secret !== "string" || secret === "") throw new AppError("UNAUTHORIZED", "An API key is required (X-API-Key)");
+    const [key] = await keyBySecretHash(db).execute({ hash: secretHash(secret) });
+    if (!key) throw new AppError("UNAUTHORIZED", "Unknown API key");
+    const now = Date.now();
+    if (key.revokedAt) throw new AppError("UNAUTHORIZED", "This API key was revoked");
+    if (key.expiresAt && key.expiresAt.getTime() <= now) throw new AppError("UNAUTHORIZED", "This API key has expired");
+    touch(key.id, key.lastUsedAt, now);
+    return { id: key.id, name: key.name, scopes: key.scopes as ApiKeyScope[] };
+  };
+}
+
+export type ApiKeyVerifier = ReturnType<typeof apiKeyVerifier>;
+
+const keyById = preparedFor((db) =>
+  db
+    .select({ id: apiKeys.id, expiresAt: apiKeys.expiresAt, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, sql.placeholder("id")))
+    .prepare("api_key_by_id"),
+);
+
+/** Whether the key with this id still works (not revoked, not expired): a stream's check at connect. */
+export async function keyStillValid(db: Db, id: string): Promise<boolean> {
+  const [key] = await keyById(db).execute({ id });
+  return !!key && !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > Date.now());
+}
+
+/** A verified key without the scope a path needs: 403. */
+export function requireScope(key: VerifiedKey, scope: ApiKeyScope): void {
+  if (!key.scopes.includes(scope)) throw new AppError("FORBIDDEN", `This API key lacks the ${scope} scope`);
+}

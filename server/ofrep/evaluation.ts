@@ -1,0 +1,70 @@
+// Pure rules of the restriction as an OpenFeature flag (docs/api.md#reading-the-restriction-from-other-services,
+// OFREP: open-feature/protocol service/openapi.yaml). No I/O.
+import { createHash } from "node:crypto";
+import { MAX_PRO_ID_LENGTH } from "../routers/restriction/limits.js";
+
+/** The one flag this service serves. */
+export const FLAG_KEY = "restrict-direct-contact";
+
+/** A pro's stored status, or none. */
+export type StoredFlag = { restrictionActive: boolean; cohortId: string | null } | undefined;
+
+export type Evaluation = {
+  key: typeof FLAG_KEY;
+  value: boolean;
+  reason: "TARGETING_MATCH" | "DEFAULT";
+  variant: "on" | "off";
+  /** `cohortId` when a cohort set the status; OFREP metadata holds strings, numbers and booleans only. */
+  metadata: { cohortId?: string };
+};
+
+/** The flag for one pro: its stored status, or off by default when it has none. */
+export function evaluate(status: StoredFlag): Evaluation {
+  if (!status) return { key: FLAG_KEY, value: false, reason: "DEFAULT", variant: "off", metadata: {} };
+  return {
+    key: FLAG_KEY,
+    value: status.restrictionActive,
+    reason: "TARGETING_MATCH",
+    variant: status.restrictionActive ? "on" : "off",
+    metadata: status.cohortId ? { cohortId: status.cohortId } : {},
+  };
+}
+
+/** The ETag of a bulk answer: its flags' content, so an unchanged flag answers 304 whatever else changed. */
+export const flagsEtag = (flags: readonly Evaluation[]): string =>
+  `"${createHash("sha256").update(JSON.stringify(flags)).digest("base64url").slice(0, 22)}"`;
+
+/** Whether an If-None-Match header names this ETag (a list, weak forms and `*` included, as RFC 9110 says). */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === "*") return true;
+  return ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}
+
+export type ContextProblem = { errorCode: "TARGETING_KEY_MISSING" | "INVALID_CONTEXT" | "PARSE_ERROR"; errorDetails: string };
+
+/**
+ * The pro id an evaluation request names (`{context: {targetingKey}}`), or what is wrong with the request.
+ * A pro id is what the restriction's procedures accept: 1 to 200 characters, storable text.
+ */
+export function targetingKeyOf(body: unknown): string | ContextProblem {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return { errorCode: "PARSE_ERROR", errorDetails: "The body must be a JSON object: {context: {targetingKey}}" };
+  }
+  const context = (body as { context?: unknown }).context;
+  if (typeof context !== "object" || context === null || Array.isArray(context)) {
+    return { errorCode: "INVALID_CONTEXT", errorDetails: "context must be an object with the pro id as targetingKey" };
+  }
+  const key = (context as { targetingKey?: unknown }).targetingKey;
+  if (typeof key !== "string" || key.trim() === "") {
+    return { errorCode: "TARGETING_KEY_MISSING", errorDetails: "context.targetingKey must be the pro id" };
+  }
+  // A lone surrogate or NUL names no pro the service could have stored (server/routers/text.ts).
+  if (key.length > MAX_PRO_ID_LENGTH || key.includes("\u0000") || /\p{Surrogate}/u.test(key)) {
+    return {
+      errorCode: "INVALID_CONTEXT",
+      errorDetails: `context.targetingKey must be a pro id of at most ${MAX_PRO_ID_LENGTH} characters`,
+    };
+  }
+  return key;
+}

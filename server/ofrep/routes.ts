@@ -1,0 +1,151 @@
+// The restriction served over the OpenFeature Remote Evaluation Protocol (OFREP, open-feature/protocol
+// service/openapi.yaml and ADR 0008), for other services holding a key with `flags:read`
+// (docs/api.md#reading-the-restriction-from-other-services). OFREP's own bodies, not the service's envelope:
+// an OpenFeature SDK's OFREP provider reads them as they are.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Db } from "../../db/client.js";
+import { type ApiKeyVerifier, keyStillValid, requireScope, type VerifiedKey } from "../auth/api-keys.js";
+import { toAppError } from "../errors/error-mapper.js";
+import { AppError, TooManyRequestsError } from "../errors/errors.js";
+import type { RateLimiter } from "../http/rate-limit.js";
+import { ofrepStreamsOpen, streamOpened } from "../observability/metrics.js";
+import { proStatusStatement } from "../routers/restriction/pros.js";
+import type { FlagChange, FlagChangeHub } from "./changes.js";
+import { type ContextProblem, type Evaluation, evaluate, FLAG_KEY, flagsEtag, matchesEtag, targetingKeyOf } from "./evaluation.js";
+import { readStreamToken, STREAM_TOKEN_TTL_MS, streamToken } from "./stream-token.js";
+
+export const OFREP_PREFIX = "/ofrep/v1";
+const HEARTBEAT_MS = 15_000;
+
+export type OfrepDeps = {
+  db: Db;
+  verifyKey: ApiKeyVerifier;
+  /** Evaluations and stream connections per key (OFREP_REQUESTS_PER_MINUTE). */
+  limiter: RateLimiter;
+  hub: FlagChangeHub;
+  /** Signs the event streams' URLs (the service's BETTER_AUTH_SECRET). */
+  secret: string;
+};
+
+/** OFREP's answer to an error that is not about the flag: its status, and `errorDetails` for a person. */
+function sendOfrepError(reply: FastifyReply, err: unknown): FastifyReply {
+  const e = toAppError(err);
+  if (e.status >= 500) reply.log.error({ err }, "OFREP request failed");
+  if (e instanceof TooManyRequestsError) reply.header("retry-after", String(e.retryAfterSeconds));
+  return reply.status(e.status).send({ errorDetails: e.status >= 500 ? "An internal error occurred" : e.message });
+}
+
+/** A request's key, checked for `flags:read` and counted against its limit; throws 401, 403 or 429. */
+async function authorize(request: FastifyRequest, deps: OfrepDeps): Promise<VerifiedKey> {
+  const key = await deps.verifyKey(request.headers["x-api-key"]);
+  requireScope(key, "flags:read");
+  const verdict = await deps.limiter(key.id);
+  if (verdict.limited) throw new TooManyRequestsError(verdict.retryAfterSeconds, "Too many OFREP requests for this API key");
+  return key;
+}
+
+async function evaluationFor(db: Db, proId: string): Promise<Evaluation> {
+  const [status] = await proStatusStatement(db).execute({ proId });
+  return evaluate(status);
+}
+
+const refetchEvent = (change: FlagChange) =>
+  `id: ${change.eventId}\nevent: message\ndata: ${JSON.stringify({ type: "refetchEvaluation", etag: change.etag })}\n\n`;
+
+export async function registerOfrep(app: FastifyInstance, deps: OfrepDeps): Promise<void> {
+  app.addHook("preClose", async () => deps.hub.closeAll());
+
+  await app.register(async (ofrep) => {
+    // A body that is not JSON, too deep or too large is OFREP's PARSE_ERROR, not the service's envelope.
+    ofrep.setErrorHandler((err: FastifyError, _request, reply) => {
+      if (err.statusCode === 400 || err.code === "FST_ERR_CTP_INVALID_JSON_BODY" || err instanceof SyntaxError) {
+        return reply.status(400).send({ errorCode: "PARSE_ERROR", errorDetails: "The body is not valid JSON" });
+      }
+      if (err.statusCode === 413) return reply.status(413).send({ errorDetails: "Request body is too large" });
+      return sendOfrepError(reply, err);
+    });
+
+    ofrep.post<{ Params: { key: string } }>(`${OFREP_PREFIX}/evaluate/flags/:key`, async (request, reply) => {
+      try {
+        await authorize(request, deps);
+      } catch (err) {
+        return sendOfrepError(reply, err);
+      }
+      const flagKey = request.params.key;
+      if (flagKey !== FLAG_KEY) {
+        return reply.status(404).send({ key: flagKey, errorCode: "FLAG_NOT_FOUND", errorDetails: `Flag '${flagKey}' was not found` });
+      }
+      const target = targetingKeyOf(request.body);
+      if (typeof target !== "string") return reply.status(400).send({ key: flagKey, ...target });
+      return evaluationFor(deps.db, target);
+    });
+
+    ofrep.post<{ Headers: { "if-none-match"?: string } }>(`${OFREP_PREFIX}/evaluate/flags`, async (request, reply) => {
+      let key: VerifiedKey;
+      try {
+        key = await authorize(request, deps);
+      } catch (err) {
+        return sendOfrepError(reply, err);
+      }
+      const target = targetingKeyOf(request.body);
+      if (typeof target !== "string") return reply.status(400).send(bulkProblem(target));
+      const flags = [await evaluationFor(deps.db, target)];
+      const etag = flagsEtag(flags);
+      reply.header("etag", etag).header("cache-control", "no-cache");
+      if (matchesEtag(request.headers["if-none-match"], etag)) return reply.status(304).send();
+      const token = streamToken(deps.secret, { keyId: key.id, targetingKey: target, expiresAt: Date.now() + STREAM_TOKEN_TTL_MS });
+      const url = `${request.protocol}://${request.host}${OFREP_PREFIX}/events?token=${encodeURIComponent(token)}`;
+      return { flags, eventStreams: [{ type: "sse", url }] };
+    });
+
+    ofrep.get<{ Querystring: { token?: string } }>(`${OFREP_PREFIX}/events`, async (request, reply) => {
+      const grant = readStreamToken(deps.secret, request.query.token);
+      try {
+        if (!grant || !(await keyStillValid(deps.db, grant.keyId))) {
+          throw new AppError(
+            "UNAUTHORIZED",
+            "This event stream URL is not valid (expired, or its key was revoked): evaluate again for a new one",
+          );
+        }
+        const verdict = await deps.limiter(grant.keyId);
+        if (verdict.limited) throw new TooManyRequestsError(verdict.retryAfterSeconds, "Too many OFREP requests for this API key");
+      } catch (err) {
+        return sendOfrepError(reply, err);
+      }
+      openStream(request, reply, deps.hub, grant);
+    });
+  });
+}
+
+function bulkProblem(problem: ContextProblem): ContextProblem {
+  // OFREP's bulk answer has no flag to name: a missing targeting key is an invalid context there.
+  return problem.errorCode === "TARGETING_KEY_MISSING" ? { ...problem, errorCode: "INVALID_CONTEXT" } : problem;
+}
+
+/** Holds the connection as an SSE stream of the pro's flag changes until the client, the key or the instance ends it. */
+function openStream(request: FastifyRequest, reply: FastifyReply, hub: FlagChangeHub, grant: { keyId: string; targetingKey: string }) {
+  const raw = reply.raw;
+  let ended = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(heartbeat);
+    remove();
+    raw.end();
+  };
+  reply.hijack();
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>),
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache, no-transform",
+    connection: "keep-alive",
+    "x-accel-buffering": "no",
+    "x-request-id": request.id,
+  });
+  raw.write("retry: 2000\n: connected\n\n");
+  const remove = hub.add({ proId: grant.targetingKey, keyId: grant.keyId, send: (change) => raw.write(refetchEvent(change)), close: end });
+  request.raw.once("close", streamOpened(ofrepStreamsOpen));
+  request.raw.once("close", end);
+  heartbeat = setInterval(() => raw.write(": keep-alive\n\n"), HEARTBEAT_MS);
+}
