@@ -2,7 +2,7 @@
 // takes, and for each the values it must accept and the values it must refuse naming the field.
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { auditActions, auditTargetTypes } from "../../db/schema/index.js";
+import { apiKeyScopes, auditActions, auditTargetTypes } from "../../db/schema/index.js";
 import { encodeCursor } from "../../server/routers/audit/cursor.js";
 import type { TestUser } from "./app.js";
 import {
@@ -26,6 +26,7 @@ import { keyOfLength } from "./fixtures.js";
 
 export const R = "/api/admin/restriction";
 export const N = "/api/notifications";
+export const K = "/api/admin/api-keys";
 
 /** The records generated requests name, so that some ids are real. */
 export type Pools = {
@@ -288,5 +289,28 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
     [`DELETE ${N}/test/subscriptions`]: {},
     [`PATCH ${N}/:id/read`]: { params: { id: notificationId } },
     [`DELETE ${N}/:id`]: { params: { id: notificationId } },
+
+    [`POST ${K}`]: {
+      body: () => ({
+        name: {
+          required: true,
+          valid: text(100)
+            .filter((s) => nonBlank(s) && storable(s))
+            .map(j),
+          invalid: bad("", "  ", times("n", 101), 5, null, [], {}, "a\u0000b"),
+        },
+        scopes: {
+          required: true,
+          valid: fc.uniqueArray(fc.constantFrom(...apiKeyScopes), { minLength: 1, maxLength: 2 }).map(j),
+          invalid: bad([], "flags:read", ["flags:write"], ["FLAGS:READ"], ["flags:read", "flags:read"], [5], [null], null, {}),
+        },
+        expiresInDays: {
+          valid: fc.oneof(fc.integer({ min: 1, max: 3650 }).map(j), validOf(null, 1, 3650)),
+          invalid: bad(0, -1, 3651, 1.5, "30", true, [], {}),
+        },
+      }),
+    },
+    [`GET ${K}`]: {},
+    [`DELETE ${K}/:id`]: { params: { id: () => segments([], true) } },
   };
 }

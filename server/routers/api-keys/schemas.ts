@@ -2,9 +2,7 @@
 import { z } from "zod";
 import { apiKeyScopes } from "../../../db/schema/api-key-scopes.js";
 import { nonBlank, storableText } from "../text.js";
-
-export const MAX_API_KEY_NAME_LENGTH = 100;
-export const MAX_API_KEY_DAYS = 3650;
+import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH } from "./limits.js";
 
 export const createApiKeyInput = z.object({
   name: nonBlank(storableText().max(MAX_API_KEY_NAME_LENGTH, `must be at most ${MAX_API_KEY_NAME_LENGTH} characters`)).meta({
