@@ -5,6 +5,7 @@ import { ErrorNotice } from "./components/ErrorNotice.js";
 import { UnreadBadge } from "./components/UnreadBadge.js";
 import { proIdFromLocation } from "./links.js";
 import { useSession } from "./session.js";
+import { ApiKeys } from "./views/ApiKeys.js";
 import { AuditLog } from "./views/AuditLog.js";
 import { CohortPage } from "./views/CohortPage.js";
 import { Cohorts } from "./views/Cohorts.js";
@@ -17,6 +18,7 @@ const sections = [
   { href: "/pros", label: "Pro lookup" },
   { href: "/audit", label: "Audit log" },
   { href: "/test-sender", label: "Test sender" },
+  { href: "/api-keys", label: "API keys" },
 ];
 
 function Nav() {
@@ -56,6 +58,7 @@ function Views() {
       <Route path="/pros/:proId?" component={ProRoute} />
       <Route path="/audit" component={AuditLog} />
       <Route path="/test-sender" component={TestSender} />
+      <Route path="/api-keys" component={ApiKeys} />
       <Route>
         <Redirect to="/cohorts" replace />
       </Route>

@@ -6,13 +6,13 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db, DbHandle } from "../../db/client.js";
 import type { Context } from "../context.js";
 import { AppError } from "../errors/errors.js";
+import { heartbeat, startEventStream } from "../http/event-stream.js";
 import { streamOpened } from "../observability/metrics.js";
 import { sendError } from "../rest/errors.js";
 import { countUnread } from "../routers/notifications/inbox.js";
 import { createUnreadHub, type UnreadHub } from "./unread-hub.js";
 
 export const STREAM_PATH = "/api/notifications/stream";
-export const HEARTBEAT_MS = 15_000;
 /** setTimeout's largest delay; a session expiring later is checked again when this one fires. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -67,13 +67,13 @@ export function registerUnreadCountStream(
     let open = false;
     let ended = false;
     let heldCount: number | null = null;
-    let heartbeat: NodeJS.Timeout | undefined;
+    let stopHeartbeat = () => {};
     let cancelExpiry = () => {};
     const raw = reply.raw;
     const end = () => {
       if (ended) return;
       ended = true;
-      clearInterval(heartbeat);
+      stopHeartbeat();
       cancelExpiry();
       remove();
       if (open) raw.end();
@@ -92,23 +92,13 @@ export function registerUnreadCountStream(
     }
     if (ended) return sendError(reply, new AppError("UNAUTHORIZED", "The session has ended"));
 
-    // From here the connection is the stream's: Fastify's own reply (and its hooks) are done with it.
-    reply.hijack();
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      // nginx and similar proxies would otherwise buffer the stream.
-      "x-accel-buffering": "no",
-      "x-request-id": request.id,
-    });
+    startEventStream(request, reply);
     // A reconnecting client waits 2 s, then resumes with the count as it is then.
     raw.write(`retry: 2000\n${unreadCountEvent(heldCount ?? first)}`);
     open = true;
     const counted = streamOpened();
     request.raw.once("close", counted);
-    heartbeat = setInterval(() => raw.write(": keep-alive\n\n"), HEARTBEAT_MS);
+    stopHeartbeat = heartbeat(raw);
     cancelExpiry = onSessionExpiry(session.expiresAt, end);
     request.raw.once("close", end);
   });

@@ -7,6 +7,7 @@ import type { Db } from "../../db/client.js";
 import { type ApiKeyVerifier, keyStillValid, requireScope, type VerifiedKey } from "../auth/api-keys.js";
 import { toAppError } from "../errors/error-mapper.js";
 import { AppError, TooManyRequestsError } from "../errors/errors.js";
+import { heartbeat, startEventStream } from "../http/event-stream.js";
 import type { RateLimiter } from "../http/rate-limit.js";
 import { ofrepStreamsOpen, streamOpened } from "../observability/metrics.js";
 import { proStatusStatement } from "../routers/restriction/pros.js";
@@ -15,7 +16,6 @@ import { type ContextProblem, type Evaluation, evaluate, FLAG_KEY, flagsEtag, ma
 import { readStreamToken, STREAM_TOKEN_TTL_MS, streamToken } from "./stream-token.js";
 
 export const OFREP_PREFIX = "/ofrep/v1";
-const HEARTBEAT_MS = 15_000;
 
 export type OfrepDeps = {
   db: Db;
@@ -124,28 +124,18 @@ function bulkProblem(problem: ContextProblem): ContextProblem {
 
 /** Holds the connection as an SSE stream of the pro's flag changes until the client, the key or the instance ends it. */
 function openStream(request: FastifyRequest, reply: FastifyReply, hub: FlagChangeHub, grant: { keyId: string; targetingKey: string }) {
-  const raw = reply.raw;
+  const raw = startEventStream(request, reply);
   let ended = false;
-  let heartbeat: NodeJS.Timeout | undefined;
   const end = () => {
     if (ended) return;
     ended = true;
-    clearInterval(heartbeat);
+    stopHeartbeat();
     remove();
     raw.end();
   };
-  reply.hijack();
-  raw.writeHead(200, {
-    ...(reply.getHeaders() as Record<string, string>),
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache, no-transform",
-    connection: "keep-alive",
-    "x-accel-buffering": "no",
-    "x-request-id": request.id,
-  });
   raw.write("retry: 2000\n: connected\n\n");
   const remove = hub.add({ proId: grant.targetingKey, keyId: grant.keyId, send: (change) => raw.write(refetchEvent(change)), close: end });
   request.raw.once("close", streamOpened(ofrepStreamsOpen));
   request.raw.once("close", end);
-  heartbeat = setInterval(() => raw.write(": keep-alive\n\n"), HEARTBEAT_MS);
+  const stopHeartbeat = heartbeat(raw);
 }
