@@ -6,10 +6,13 @@
 //
 // Run alone: FLOOR_DATABASE_URL=postgres://… node --import tsx bench/floor.ts (prints the port it got).
 
+import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import postgres from "postgres";
 import { bearerSessionToken } from "../server/auth/session.js";
+import { evaluate, FLAG_KEY, flagsEtag, matchesEtag, targetingKeyOf } from "../server/ofrep/evaluation.js";
+import { STREAM_TOKEN_TTL_MS, streamToken } from "../server/ofrep/stream-token.js";
 import { serveForParent } from "./child.js";
 
 type Caller = { id: string; name: string; email: string; role: string };
@@ -29,6 +32,9 @@ export const FLOOR_SQL = {
   proStatus: `select pro_id as "proId", restriction_active as "restrictionActive", cohort_id as "cohortId",
                      updated_at as "updatedAt"
               from pro_restriction_status where pro_id = $1`,
+  /** A service API key by its secret's hash, if it is usable now; whether it may read flags. */
+  apiKey: `select id, 'flags:read' = any(scopes) as "readsFlags" from api_keys
+           where secret_hash = $1 and revoked_at is null and (expires_at is null or expires_at > now())`,
 };
 
 /**
@@ -100,6 +106,22 @@ type ListRow = {
 export function buildFloor(options: { databaseUrl: string; poolSize: number; authSecret: string }) {
   const sql = postgres(options.databaseUrl, { max: options.poolSize, onnotice: () => {}, idle_timeout: 30 });
   const run = <T extends object>(text: string, params: (string | number)[]) => sql.unsafe<T[]>(text, params, { prepare: true });
+
+  /** The id of the request's API key (X-API-Key) when it may read flags; else answers 401 or 403 and returns null. */
+  async function flagsReader(request: FastifyRequest, reply: FastifyReply): Promise<string | null> {
+    const secret = request.headers["x-api-key"];
+    const hash = typeof secret === "string" && secret !== "" ? createHash("sha256").update(secret).digest("hex") : null;
+    const [key] = hash ? await run<{ id: string; readsFlags: boolean }>(FLOOR_SQL.apiKey, [hash]) : [];
+    if (!key) {
+      reply.status(401).send({ errorDetails: "unauthorized" });
+      return null;
+    }
+    if (!key.readsFlags) {
+      reply.status(403).send({ errorDetails: "forbidden" });
+      return null;
+    }
+    return key.id;
+  }
 
   async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> {
     // The header parsing is the product's own pure function: the same rules, no I/O.
@@ -178,6 +200,35 @@ export function buildFloor(options: { databaseUrl: string; poolSize: number; aut
     const { proId } = request.params as { proId: string };
     const [status] = await run(FLOOR_SQL.proStatus, [proId]);
     return status ?? { proId, restrictionActive: false, cohortId: null, updatedAt: null };
+  });
+
+  // OFREP (server/ofrep/routes.ts): one key lookup by hash and one status read, the answer built with the
+  // product's own pure functions (evaluation, ETag, the stream URL's signed token), no rate limit.
+  app.post(`/ofrep/v1/evaluate/flags/:key`, async (request, reply) => {
+    if (!(await flagsReader(request, reply))) return reply;
+    const { key } = request.params as { key: string };
+    if (key !== FLAG_KEY) return reply.status(404).send({ key, errorCode: "FLAG_NOT_FOUND" });
+    const proId = targetingKeyOf(request.body);
+    if (typeof proId !== "string") return reply.status(400).send({ key, ...proId });
+    const [status] = await run<{ restrictionActive: boolean; cohortId: string | null }>(FLOOR_SQL.proStatus, [proId]);
+    return evaluate(status);
+  });
+
+  app.post(`/ofrep/v1/evaluate/flags`, async (request, reply) => {
+    const keyId = await flagsReader(request, reply);
+    if (!keyId) return reply;
+    const proId = targetingKeyOf(request.body);
+    if (typeof proId !== "string") return reply.status(400).send(proId);
+    const [status] = await run<{ restrictionActive: boolean; cohortId: string | null }>(FLOOR_SQL.proStatus, [proId]);
+    const flags = [evaluate(status)];
+    const etag = flagsEtag(flags);
+    reply.header("etag", etag).header("cache-control", "no-cache");
+    if (matchesEtag(request.headers["if-none-match"], etag)) return reply.status(304).send();
+    const token = streamToken(options.authSecret, { keyId, targetingKey: proId, expiresAt: Date.now() + STREAM_TOKEN_TTL_MS });
+    return {
+      flags,
+      eventStreams: [{ type: "sse", url: `${request.protocol}://${request.host}/ofrep/v1/events?token=${encodeURIComponent(token)}` }],
+    };
   });
 
   return {

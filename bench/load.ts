@@ -8,15 +8,17 @@ export type RequestPlan = {
   path: string;
   headers: Record<string, string>;
   body?: string;
-  /** Returns the path (and body) of the i-th request, for scenarios that rotate over ids. */
-  next?: (i: number) => { path: string; body?: string };
+  /** Returns the path (and body, and headers besides the plan's) of the i-th request, for scenarios that rotate over ids. */
+  next?: (i: number) => { path: string; body?: string; headers?: Record<string, string> };
+  /** The status every answer must have (a 304 of a conditional request); any 2xx when absent. */
+  expectStatus?: number;
 };
 
 export type LoadResult = {
   rps: number;
   p50: number;
   p99: number;
-  /** Connection errors, timeouts and non-2xx answers: anything but a success. */
+  /** Connection errors, timeouts and answers of another status than expected (non-2xx by default): anything but a success. */
   errors: number;
   requests: number;
   /** CPU time the server process used per request (user + system, Linux /proc), null when unknown. */
@@ -43,8 +45,13 @@ function requestsFor(plan: RequestPlan) {
   return [
     {
       setupRequest: (request: RawRequest): RawRequest => {
-        const { path, body } = next(i++);
-        return { ...request, path, ...(body === undefined ? {} : { body }) };
+        const { path, body, headers } = next(i++);
+        return {
+          ...request,
+          path,
+          ...(body === undefined ? {} : { body }),
+          ...(headers === undefined ? {} : { headers: { ...request.headers, ...headers } }),
+        };
       },
     },
   ];
@@ -75,22 +82,26 @@ export async function runLoad(
   const result = await cannon(origin, plan, options.connections, options.duration, options.rate);
   const cpuAfter = cpuMs(options.pid);
   const total = result.requests.total;
+  const unexpected =
+    plan.expectStatus === undefined
+      ? result.non2xx
+      : Object.entries(result.statusCodeStats).reduce((n, [code, { count }]) => (Number(code) === plan.expectStatus ? n : n + count), 0);
   return {
     cpuMsPerRequest: cpuBefore === null || cpuAfter === null || total === 0 ? null : (cpuAfter - cpuBefore) / total,
     rps: total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
+    errors: result.errors + result.timeouts + unexpected,
     requests: total,
   };
 }
 
 /** Sends the plan's first request once; returns the status and the parsed JSON body. */
 export async function probe(origin: string, plan: RequestPlan): Promise<{ status: number; body: unknown }> {
-  const first = plan.next ? plan.next(0) : { path: plan.path, body: plan.body };
+  const first: ReturnType<NonNullable<RequestPlan["next"]>> = plan.next ? plan.next(0) : { path: plan.path, body: plan.body };
   const response = await fetch(origin + first.path, {
     method: plan.method,
-    headers: plan.headers,
+    headers: { ...plan.headers, ...first.headers },
     ...(first.body === undefined ? {} : { body: first.body }),
     signal: AbortSignal.timeout(30_000),
   });

@@ -27,7 +27,9 @@ export type BenchOptions = {
   streamUsers: number;
   streamsPerUser: number;
   streamChanges: number;
-  /** Scenario names to run (all but streams when empty). */
+  /** OFREP event streams open in the ofrep-streams measurement (only when named: --only=ofrep-streams). */
+  ofrepStreams: number;
+  /** Scenario names to run (all but streams and ofrep-streams when empty). */
   only: string[];
   /** Skip the small-dataset runs. */
   skipSmall: boolean;
@@ -47,10 +49,13 @@ const USAGE = `npm run bench -- [options]
   --rate=R              requests/s of the paced latency runs of list and unread-count (default 50)
   --rows=N              notifications in the big dataset (default 1000000; env BENCH_ROWS)
   --only=a,b            run only these scenarios (list, list-category, list-search, unread-count,
-                        mark-read, pro-status, cohort-activation, push-fanout, layers,
-                        pglite-memory (npm start on PGlite: RSS when ready); and
-                        streams, run only when named: 5,000 open SSE streams, heap per stream, a
-                        burst of 500 changes and when each reached its streams)
+                        mark-read, pro-status, ofrep-eval, ofrep-bulk, ofrep-bulk-304,
+                        cohort-activation, push-fanout, layers,
+                        pglite-memory (npm start on PGlite: RSS when ready); and, run only when named:
+                        streams: 5,000 open SSE streams, heap per stream, a burst of 500 changes and
+                        when each reached its streams;
+                        ofrep-streams: 1,000 OFREP event streams, 500 of them on the pros of one
+                        cohort, which is then activated: when each stream heard of it, NOTIFYs sent)
   --skip-small          skip the 10,000-row runs
   --cpu-prof            run the servers with node --cpu-prof (profiles in bench/results/tmp/)
   --no-write            print only; leave bench/results/ as it is
@@ -108,6 +113,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     streamUsers: quick ? 500 : 2500,
     streamsPerUser: 2,
     streamChanges: quick ? 100 : 500,
+    ofrepStreams: 1000,
     only: (values.only ?? "")
       .split(",")
       .map((s) => s.trim())

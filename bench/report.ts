@@ -195,6 +195,45 @@ export function loadVerdicts(rows: Row[], bigScale: string, baseline: Baseline |
 }
 
 /**
+ * Issue N's targets for OFREP at the big scale (saturated): an evaluation serves ≥ 0.85× the floor's req/s
+ * (its twin on the floor: one key lookup by hash, one status read), and a bulk evaluation answered 304 costs
+ * less server CPU than a full evaluation. The floor's pro-status lookup (a session instead of a key, the same
+ * status read) is shown beside it as the reference it was compared with before the floor had an OFREP twin.
+ */
+export function ofrepVerdicts(rows: Row[], bigScale: string): Verdict[] {
+  const out: Verdict[] = [];
+  const at = (scenario: string, target: string) =>
+    rows.find((r) => r.scale === bigScale && r.scenario === scenario && r.target === target && r.mode === "saturated");
+  const cpu = (r: Row | undefined) => (r?.cpuMsPerRequest === null || r?.cpuMsPerRequest === undefined ? "-" : fmt(r.cpuMsPerRequest, 3));
+  const evaluation = at("ofrep-eval", "product OFREP");
+  const evaluationFloor = at("ofrep-eval", "floor");
+  const proStatusFloor = at("pro-status", "floor");
+  if (evaluation && evaluationFloor) {
+    const ratio = evaluation.rps / evaluationFloor.rps;
+    const reference = proStatusFloor
+      ? `; the floor's pro-status lookup ${fmt(proStatusFloor.rps, 0)} req/s: ${fmt(evaluation.rps / proStatusFloor.rps, 2)}×`
+      : "";
+    out.push({
+      target: `OFREP evaluation req/s ≥ 0.85× the floor's at ${bigScale} rows (saturated)`,
+      met: ratio >= 0.85 && evaluation.errors === 0,
+      detail: `${fmt(evaluation.rps, 0)} vs ${fmt(evaluationFloor.rps, 0)} req/s (the floor's OFREP twin) = ${fmt(ratio, 2)}×${reference}; ${evaluation.errors} errors`,
+    });
+  }
+  const notModified = at("ofrep-bulk-304", "product OFREP");
+  if (notModified && evaluation) {
+    const full = at("ofrep-bulk", "product OFREP");
+    const cheaper = (other: Row) =>
+      notModified.cpuMsPerRequest !== null && other.cpuMsPerRequest !== null && notModified.cpuMsPerRequest < other.cpuMsPerRequest;
+    out.push({
+      target: `OFREP bulk 304 cheaper than a full evaluation (product server CPU ms/req) at ${bigScale} rows`,
+      met: cheaper(evaluation) && (!full || cheaper(full)) && notModified.errors === 0,
+      detail: `304 ${cpu(notModified)} ms/req (${fmt(notModified.rps, 0)} req/s, ${notModified.errors} not 304) vs evaluation ${cpu(evaluation)} ms/req${full ? `, bulk 200 ${cpu(full)} ms/req` : ""}`,
+    });
+  }
+  return out;
+}
+
+/**
  * Issue J: the badge and the list's counts come from the user's notification_counts rows (at most one per
  * category), never from counting notifications. With the bench's 100 users that table is a few pages,
  * so PostgreSQL may read it whole instead of through its primary key; it holds no notifications either way.

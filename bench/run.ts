@@ -14,10 +14,12 @@ import { explainHotQueries, formatExplained } from "./explain.js";
 import { type ActivationResult, measureCohortActivation, measurePushFanOut, type PushResult } from "./inprocess.js";
 import { type LayerTiming, layersTable, measureLayers } from "./layers.js";
 import { type LoadResult, probe, runLoad } from "./load.js";
+import { bulkEvaluations } from "./ofrep-client.js";
+import { measureOfrepStreams, ofrepStreamsTable, ofrepStreamsVerdicts } from "./ofrep-streams.js";
 import { parseOptions } from "./options.js";
 import { type MemorySamples, measurePgliteMemory, memoryTable, memoryVerdict } from "./pglite-memory.js";
-import { countsVerdict, inProcessTable, loadVerdicts, type Row, table, verdictLines, verdicts } from "./report.js";
-import { buildScenarios, type Scenario, type TargetKind } from "./scenarios.js";
+import { countsVerdict, inProcessTable, loadVerdicts, ofrepVerdicts, type Row, table, verdictLines, verdicts } from "./report.js";
+import { buildScenarios, DEFAULT_TARGETS, type Scenario, type TargetKind } from "./scenarios.js";
 import { ADMIN_EMAIL, analyzeAll, hotNotificationIds, type Seeded, seedBase, seedNotifications } from "./seed.js";
 import { type RunningServer, startServer } from "./servers.js";
 import { measureStreams, streamsTable, streamsVerdicts } from "./streams.js";
@@ -31,6 +33,8 @@ const vapid = webpush.generateVAPIDKeys();
 const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
 const wanted = (name: string) => options.only.length === 0 || options.only.includes(name);
+/** Measurements that run only when named, each on a database of its own. */
+const NAMED_ONLY = ["streams", "ofrep-streams"];
 
 type Target = { kind: TargetKind; label: string; server: RunningServer };
 
@@ -104,6 +108,7 @@ async function startTargets(): Promise<Target[]> {
     { kind: "floor", label: "floor", server: floor },
     { kind: "rest", label: "product REST", server: product },
     { kind: "trpc", label: "product tRPC", server: product },
+    { kind: "ofrep", label: "product OFREP", server: product },
   ];
   return targets;
 }
@@ -114,10 +119,13 @@ async function stopTargets(targets: Target[]) {
   for (const s of servers) running.delete(s);
 }
 
+/** The targets a scenario runs on, the floor first. */
+const targetsOf = (scenario: Scenario, targets: Target[]) => targets.filter((t) => (scenario.targets ?? DEFAULT_TARGETS).includes(t.kind));
+
 /** Every target answers the scenario, and they agree on what they answer (the floor does the same job). */
 async function verify(scenario: Scenario, targets: Target[]) {
   const answers: { label: string; value: string }[] = [];
-  for (const target of targets) {
+  for (const target of targetsOf(scenario, targets)) {
     const { status, body } = await probe(target.server.origin, scenario.plan(target.kind));
     try {
       answers.push({ label: target.label, value: JSON.stringify(scenario.unwrap(target.kind, status, body)) });
@@ -142,19 +150,28 @@ async function measureScale(seeded: Seeded, rowsTotal: number, names: string[], 
   log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
 
   const ids = await hotNotificationIds(db!.sql, seeded.hot.id, 1000);
-  const scenarios = buildScenarios({
-    hotToken: seeded.hot.token,
-    adminToken: seeded.admin.token,
-    notificationIds: ids,
-    proIds: seeded.proIds,
-  }).filter((s) => names.includes(s.name) && wanted(s.name));
-
   const targets = await startTargets();
   try {
+    let proEtags: string[] | undefined;
+    if (names.includes("ofrep-bulk-304") && wanted("ofrep-bulk-304")) {
+      // What a client holds: the ETag of the product's last bulk answer for each pro.
+      log(`ofrep-bulk-304: the product's ETag of each of the ${seeded.proIds.length.toLocaleString("en")} pros (bulk evaluations)`);
+      const product = targets.find((t) => t.kind === "ofrep")!.server.origin;
+      proEtags = (await bulkEvaluations(product, seeded.apiKey, seeded.proIds)).map((a) => a.etag);
+    }
+    const scenarios = buildScenarios({
+      hotToken: seeded.hot.token,
+      adminToken: seeded.admin.token,
+      notificationIds: ids,
+      proIds: seeded.proIds,
+      apiKey: seeded.apiKey,
+      proEtags,
+    }).filter((s) => names.includes(s.name) && wanted(s.name));
+
     for (const scenario of scenarios) {
       await verify(scenario, targets);
       let floorRps: number | null = null;
-      for (const target of targets) {
+      for (const target of targetsOf(scenario, targets)) {
         const result = await runLoad(target.server.origin, scenario.plan(target.kind), { ...load, pid: target.server.pid });
         if (target.kind === "floor") floorRps = result.rps;
         const ratio = target.kind === "floor" || !floorRps ? null : result.rps / floorRps;
@@ -162,7 +179,7 @@ async function measureScale(seeded: Seeded, rowsTotal: number, names: string[], 
         report(scale, scenario.name, target.label, result, ratio);
       }
       if (!PACED.includes(scenario.name)) continue;
-      for (const target of targets) {
+      for (const target of targetsOf(scenario, targets)) {
         const result = await runLoad(target.server.origin, scenario.plan(target.kind), {
           ...load,
           pid: target.server.pid,
@@ -258,13 +275,44 @@ async function runStreams() {
   db = undefined;
 }
 
+/** OFREP event streams and a cohort activation, on a database of its own (dropped before anything else runs). */
+async function runOfrepStreams() {
+  const started = Date.now();
+  db = await createBenchDatabase(options.serverUrl);
+  log(`database ${db.name} created and migrated (OFREP event streams)`);
+  const env = await environment([`- product: one process, pool of 10 connections plus its LISTEN connection`]);
+  const shape = { streams: options.ofrepStreams, pros: options.pros, cohortSize: options.cohortSize };
+  const result = await measureOfrepStreams(db, productEnv(), shape, log);
+  const output = [
+    `## OFREP event streams and a cohort activation (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${((Date.now() - started) / 60000).toFixed(1)} min)`,
+    "",
+    ...env,
+    `- load average at the end: ${loadAverage()}`,
+    "",
+    ofrepStreamsTable(result),
+    "",
+    "Targets:",
+    "",
+    verdictLines(ofrepStreamsVerdicts(result)),
+  ].join("\n");
+  console.log(`\n${output}\n`);
+  if (options.write) {
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(`${resultsDir}ofrep-streams.md`, `${output}\n`);
+    writeFileSync(`${resultsDir}ofrep-streams.json`, `${JSON.stringify(result, null, 1)}\n`);
+    log(`written to ${resultsDir}ofrep-streams.md`);
+  }
+  log(`dropping database ${db.name}`);
+  await db.drop();
+  db = undefined;
+}
+
 async function main() {
   const started = Date.now();
   log(`database server ${new URL(options.serverUrl).host}; ${options.quick ? "quick mode" : "full run"}`);
-  if (options.only.includes("streams")) {
-    await runStreams();
-    if (options.only.every((name) => name === "streams")) return;
-  }
+  if (options.only.includes("streams")) await runStreams();
+  if (options.only.includes("ofrep-streams")) await runOfrepStreams();
+  if (options.only.length > 0 && options.only.every((name) => NAMED_ONLY.includes(name))) return;
   db = await createBenchDatabase(options.serverUrl);
   log(`database ${db.name} created and migrated`);
   const env = await environment([
@@ -287,7 +335,7 @@ async function main() {
   const big = await measureScale(
     seeded,
     options.rows,
-    ["list", "list-category", "list-search", "unread-count", "pro-status", "mark-read"],
+    ["list", "list-category", "list-search", "unread-count", "pro-status", "ofrep-eval", "ofrep-bulk", "ofrep-bulk-304", "mark-read"],
     rows,
   );
   explains.push({ scale: big.scale, text: big.explainText });
@@ -310,6 +358,7 @@ async function main() {
     ...loadVerdicts(rows, big.scale, baseline),
     ...(counts ? [counts] : []),
     ...verdicts(rows, big.scale, small, big.activation, big.push),
+    ...ofrepVerdicts(rows, big.scale),
     ...(memory ? [memoryVerdict(memory)] : []),
   ];
   const output = [

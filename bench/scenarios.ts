@@ -1,15 +1,21 @@
-// The HTTP scenarios: for each, the request every target gets (product REST, product tRPC, floor) and a
-// check of one answer, so that a broken route or a wrong token fails the run instead of measuring errors.
+// The HTTP scenarios: for each, the request every target gets (product REST, product tRPC, floor; the
+// OFREP scenarios: product OFREP, floor) and a check of one answer, so that a broken route or a wrong token
+// fails the run instead of measuring errors.
 import type { RequestPlan } from "./load.js";
 
-export type TargetKind = "rest" | "trpc" | "floor";
+export type TargetKind = "rest" | "trpc" | "ofrep" | "floor";
+
+/** The targets of a scenario that names none: the floor first (the ratios are to it), then both doors. */
+export const DEFAULT_TARGETS: readonly TargetKind[] = ["floor", "rest", "trpc"];
 
 export type Scenario = {
   name: string;
   /** What it does, for the table's legend. */
   title: string;
-  /** Reads count towards the "≥ 0.8× the floor" target; writes are reported only. */
+  /** Reads must answer alike on every target; writes are reported only. */
   read: boolean;
+  /** The targets it runs on, the floor first (DEFAULT_TARGETS when absent). */
+  targets?: readonly TargetKind[];
   plan(target: TargetKind): RequestPlan;
   /** The payload as a plain object, whatever the target's wrapping; throws when the answer is wrong. */
   unwrap(target: TargetKind, status: number, body: unknown): unknown;
@@ -20,6 +26,10 @@ export type ScenarioInputs = {
   adminToken: string;
   notificationIds: string[];
   proIds: string[];
+  /** The seeded service API key (X-API-Key of the OFREP scenarios). */
+  apiKey: string;
+  /** The ETag the product's bulk evaluation gives each pro of proIds (same order), for ofrep-bulk-304. */
+  proEtags?: string[];
 };
 
 const trpcQuery = (procedure: string, input: unknown) => `/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
@@ -59,6 +69,89 @@ function listScenario(name: string, title: string, query: Record<string, string>
       return { total: data.total, unread_count: data.unread_count, ids };
     },
   };
+}
+
+/** An OFREP evaluation as both targets answer it; throws unless it is one of the flag. */
+function evaluationOf(value: unknown): unknown {
+  // biome-ignore lint/suspicious/noExplicitAny: a bench-only reader, shape checked here
+  const e = value as Record<string, any>;
+  if (
+    e?.key !== "restrict-direct-contact" ||
+    typeof e.value !== "boolean" ||
+    !["TARGETING_MATCH", "DEFAULT"].includes(e.reason) ||
+    e.variant !== (e.value ? "on" : "off") ||
+    typeof e.metadata !== "object"
+  ) {
+    throw new Error(`expected an evaluation of restrict-direct-contact, got ${JSON.stringify(value).slice(0, 300)}`);
+  }
+  return e;
+}
+
+/** The OFREP scenarios: the product's OFREP door and the floor's twin of it, pro ids in rotation. */
+function ofrepScenarios(inputs: ScenarioInputs): Scenario[] {
+  const pros = inputs.proIds;
+  const headers = { "x-api-key": inputs.apiKey, "content-type": "application/json" };
+  const targets: readonly TargetKind[] = ["floor", "ofrep"];
+  const context = (i: number) => JSON.stringify({ context: { targetingKey: pros[i % pros.length] } });
+  const evaluationPath = "/ofrep/v1/evaluate/flags/restrict-direct-contact";
+  const bulkPath = "/ofrep/v1/evaluate/flags";
+  return [
+    {
+      name: "ofrep-eval",
+      title: `POST ${evaluationPath} (X-API-Key; 10,000 pros in rotation)`,
+      read: true,
+      targets,
+      plan: () => ({
+        method: "POST",
+        path: evaluationPath,
+        headers,
+        body: context(0),
+        next: (i) => ({ path: evaluationPath, body: context(i) }),
+      }),
+      unwrap(_target, status, body) {
+        if (status !== 200) throw new Error(`HTTP ${status}: ${JSON.stringify(body).slice(0, 300)}`);
+        return evaluationOf(body);
+      },
+    },
+    {
+      name: "ofrep-bulk",
+      title: `POST ${bulkPath} (X-API-Key; 10,000 pros in rotation): the flag, its ETag and a signed event stream URL`,
+      read: true,
+      targets,
+      plan: () => ({ method: "POST", path: bulkPath, headers, body: context(0), next: (i) => ({ path: bulkPath, body: context(i) }) }),
+      unwrap(_target, status, body) {
+        if (status !== 200) throw new Error(`HTTP ${status}: ${JSON.stringify(body).slice(0, 300)}`);
+        const b = body as { flags?: unknown[]; eventStreams?: { type?: string; url?: string }[] };
+        const stream = b?.eventStreams?.[0];
+        if (
+          !Array.isArray(b?.flags) ||
+          b.flags.length !== 1 ||
+          stream?.type !== "sse" ||
+          !stream.url?.includes("/ofrep/v1/events?token=")
+        ) {
+          throw new Error(`expected {flags: [one], eventStreams: [sse]}, got ${JSON.stringify(body).slice(0, 300)}`);
+        }
+        // The stream URL's token carries its expiry (a clock reading): the targets agree on everything else.
+        return { flags: b.flags.map(evaluationOf), eventStreams: b.eventStreams!.map((s) => s.type) };
+      },
+    },
+    {
+      name: "ofrep-bulk-304",
+      title: `POST ${bulkPath} with If-None-Match: the pro's current ETag (304, no body; 10,000 pros in rotation)`,
+      read: true,
+      targets,
+      plan() {
+        const etags = inputs.proEtags;
+        if (etags?.length !== pros.length) throw new Error("ofrep-bulk-304 needs every pro's ETag (proEtags)");
+        const next = (i: number) => ({ path: bulkPath, body: context(i), headers: { "if-none-match": etags[i % pros.length]! } });
+        return { method: "POST", path: bulkPath, headers, body: context(0), next, expectStatus: 304 };
+      },
+      unwrap(_target, status, body) {
+        if (status !== 304) throw new Error(`expected 304, got HTTP ${status}: ${JSON.stringify(body).slice(0, 300)}`);
+        return { status };
+      },
+    },
+  ];
 }
 
 export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
@@ -127,5 +220,6 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
         return data;
       },
     },
+    ...ofrepScenarios(inputs),
   ];
 }

@@ -1,12 +1,19 @@
 // Seeds the bench database fast: users and sessions through the product's better-auth (so the product's
 // own session lookup accepts them), everything bulky with `insert … select generate_series` in PostgreSQL.
+import { createHash } from "node:crypto";
 import type postgres from "postgres";
 import { createDb } from "../db/client.js";
+import { API_KEY_PREFIX_LENGTH } from "../db/schema/index.js";
 import { createAuth } from "../server/auth/better-auth.js";
 import { mapWithConcurrency } from "../server/push/concurrency.js";
 
 export const BENCH_PASSWORD = "bench-password-123";
 export const ADMIN_EMAIL = "bench-admin@bench.test";
+/**
+ * The service API key the OFREP scenarios present (X-API-Key), the same in every run: `rk_` and 43
+ * base64url characters, as the service makes them (server/auth/api-keys.ts), with the scope flags:read.
+ */
+export const BENCH_API_KEY = `rk_${createHash("sha256").update("restriction-notifications bench key").digest("base64url")}`;
 
 export type SeededUser = { id: string; email: string; token: string };
 
@@ -17,6 +24,8 @@ export type Seeded = {
   others: SeededUser[];
   proIds: string[];
   cohortIds: string[];
+  /** The secret of the seeded API key (BENCH_API_KEY). */
+  apiKey: string;
 };
 
 export type SeedShape = {
@@ -64,6 +73,13 @@ export async function seedBase(sql: postgres.Sql, databaseUrl: string, secret: s
            now() - (i % 10) * interval '1 day', now() - (i % 10) * interval '1 day'
     from users u cross join generate_series(1, 100) i`;
 
+  const pros = await seedPros(sql, shape);
+  const apiKey = await seedApiKey(sql, admin);
+  return { admin, hot: users[0]!, others: users.slice(1), ...pros, apiKey };
+}
+
+/** Pros, their stored statuses, cohorts with a passing gate check, communication logs. */
+export async function seedPros(sql: postgres.Sql, shape: Omit<SeedShape, "users">): Promise<{ proIds: string[]; cohortIds: string[] }> {
   // 10,000 pros; every other one has a stored restriction status (a quarter of those active), so the
   // pro-status scenario reads both a stored row and the "never set" default.
   await sql`
@@ -91,12 +107,29 @@ export async function seedBase(sql: postgres.Sql, databaseUrl: string, secret: s
     from generate_series(1, 10000) i`;
 
   return {
-    admin,
-    hot: users[0]!,
-    others: users.slice(1),
     proIds: Array.from({ length: shape.pros }, (_, i) => `pro-${String(i + 1).padStart(5, "0")}`),
     cohortIds: cohortRows.map((r) => r.id),
   };
+}
+
+/**
+ * The bench's service API key, inserted as the service stores one (server/auth/api-keys.ts): the secret's
+ * hex SHA-256 and its first characters, scope flags:read, made by `creator`; beside 99 other services' keys
+ * (some revoked), so the lookup by hash searches an index as it would in a deployment. Returns the secret.
+ */
+export async function seedApiKey(sql: postgres.Sql, creator: { id: string; email: string }): Promise<string> {
+  const secret = BENCH_API_KEY;
+  await sql`
+    insert into api_keys (name, scopes, prefix, secret_hash, created_by_id, created_by_email, revoked_at)
+    select 'service ' || i, case when i % 2 = 0 then array['flags:read'] else array['notifications:write'] end,
+           'rk_' || substr(md5(i::text), 1, 8), encode(sha256(convert_to('other key ' || i || random(), 'UTF8')), 'hex'),
+           ${creator.id}, ${creator.email}, case when i % 10 = 0 then now() end
+    from generate_series(1, 99) i`;
+  await sql`
+    insert into api_keys (name, scopes, prefix, secret_hash, created_by_id, created_by_email)
+    values ('bench', ${["flags:read"]}::text[], ${secret.slice(0, API_KEY_PREFIX_LENGTH)},
+            ${createHash("sha256").update(secret).digest("hex")}, ${creator.id}, ${creator.email})`;
+  return secret;
 }
 
 /**

@@ -49,7 +49,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const cpuMs = (a: ProbeAnswer, b: ProbeAnswer) => (b.cpu.user - a.cpu.user + b.cpu.system - a.cpu.system) / 1000;
 
 /** Users `stream-user-00001…` with `streamsPerUser` sessions each (one per stream, as two devices would have). */
-async function seedStreamUsers(db: BenchDatabase, shape: StreamsShape): Promise<ClientStream[]> {
+async function seedStreamUsers(db: BenchDatabase, shape: StreamsShape): Promise<Extract<ClientStream, { kind: "unread-count" }>[]> {
   await db.sql`
     insert into users (id, name, email)
     select 'stream-user-' || lpad(i::text, 5, '0'), 'Stream user ' || i, 'stream-' || i || '@bench.test'
@@ -62,11 +62,11 @@ async function seedStreamUsers(db: BenchDatabase, shape: StreamsShape): Promise<
     order by u, s
     returning user_id as "userId", token`;
   await db.sql.unsafe("vacuum (analyze)");
-  return rows.map((r) => ({ userId: r.userId, token: r.token }));
+  return rows.map((r) => ({ kind: "unread-count" as const, follows: r.userId, token: r.token }));
 }
 
 /** The clients' process and a way to wait for its next answer of a kind (null when it does not come in time). */
-function startClients() {
+export function startClients() {
   const child: ChildProcess = fork(fileURLToPath(new URL("./stream-clients.ts", import.meta.url)), [], {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -160,8 +160,8 @@ export async function measureStreams(
     const open = await server.probe({ gc: true });
 
     const step = Math.max(1, Math.floor(shape.users / shape.changedUsers));
-    const changed = [...new Set(targets.map((t) => t.userId))].filter((_, i) => i % step === 0).slice(0, shape.changedUsers);
-    clients.send({ type: "expect", userIds: changed });
+    const changed = [...new Set(targets.map((t) => t.follows))].filter((_, i) => i % step === 0).slice(0, shape.changedUsers);
+    clients.send({ type: "expect", follows: changed });
     log(`streams: one INSERT each for ${changed.length} users, fired at once`);
     const cpuBefore = await server.probe({ gc: false });
     const started = now();
@@ -208,7 +208,7 @@ function arrivals(streams: StreamReport[], changed: Set<string>, sent: Map<strin
   let eventsDelivered = 0;
   for (const s of streams) {
     eventsDelivered += s.events.length;
-    if (!changed.has(s.userId)) {
+    if (!changed.has(s.follows)) {
       if (s.events.length) unaffectedWithEvents++;
       continue;
     }
@@ -216,8 +216,8 @@ function arrivals(streams: StreamReport[], changed: Set<string>, sent: Map<strin
     const first = s.events[0];
     if (!first) continue;
     if (first[0] !== 1) wrongCounts++;
-    fromCommit.push(first[1] - committed.get(s.userId)!);
-    fromSend.push(first[1] - sent.get(s.userId)!);
+    fromCommit.push(first[1] - committed.get(s.follows)!);
+    fromSend.push(first[1] - sent.get(s.follows)!);
   }
   return {
     fromCommit: summarize(fromCommit),
