@@ -22,9 +22,12 @@ import { securityHeaders } from "./http/security-headers.js";
 import { judgeWrite } from "./http/trusted-writes.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
+import { setPushQueueReader } from "./observability/metrics.js";
 import { requestObserver } from "./observability/request-metrics.js";
 import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
 import { registerOfrep } from "./ofrep/routes.js";
+import { registerProducerRoutes } from "./producers/routes.js";
+import { queueState, startDeliveryQueue } from "./push/delivery-queue.js";
 import type { PushService } from "./push/sender.js";
 import { registerRestRoutes } from "./rest/adapter.js";
 import { sendError } from "./rest/errors.js";
@@ -51,6 +54,8 @@ export type AppDeps = {
    * when absent this process's memory, which only suits a single instance.
    */
   rateLimitStore?: RateLimitStore;
+  /** The durable push queue's timing (PUSH_RETRY_BASE_MS; tests shorten the poll). It runs when VAPID keys are set. */
+  deliveries?: { retryBaseMs?: number; pollMs?: number };
 };
 
 export type Limits = {
@@ -259,12 +264,26 @@ export async function buildApp(deps: AppDeps) {
 
   registerRestRoutes(app, restRoutes, createContext);
 
+  const verifyKey = apiKeyVerifier(deps.db, (err) => app.log.warn({ err }, "API key: recording its last use failed"));
+  const queue = deps.push.vapid
+    ? startDeliveryQueue({
+        db: deps.db,
+        push: deps.push,
+        retryBaseMs: deps.deliveries?.retryBaseMs ?? 1000,
+        pollMs: deps.deliveries?.pollMs,
+        onError: (err) => app.log.warn({ err }, "push delivery queue: an attempt failed to run"),
+      })
+    : null;
+  app.addHook("onClose", async () => queue?.stop());
+  setPushQueueReader(() => queueState(deps.db));
+  registerProducerRoutes(app, { db: deps.db, push: deps.push, verifyKey, queued: () => queue?.wake() });
+
   const flagChanges = createFlagChangeHub(deps.db, (err) => app.log.warn({ err }, "OFREP: reading a flag change failed"));
   const stopListening = await listenForFlagChanges(flagChanges, deps.listen);
   app.addHook("onClose", stopListening);
   await registerOfrep(app, {
     db: deps.db,
-    verifyKey: apiKeyVerifier(deps.db, (err) => app.log.warn({ err }, "API key: recording its last use failed")),
+    verifyKey,
     limiter: createRateLimiter(memoryRateLimitStore, "ofrep", limits.ofrepPerKey),
     hub: flagChanges,
     secret: authContext.secret,

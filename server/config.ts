@@ -56,6 +56,8 @@ const envSchema = z.object({
   STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(32),
   TRPC_MAX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
   OFREP_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000_000).default(600_000),
+  PUSH_TTL_SECONDS: z.coerce.number().int().min(0).max(2_419_200).default(86_400),
+  PUSH_RETRY_BASE_MS: z.coerce.number().int().min(1).max(300_000).default(1000),
 });
 
 function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[] {
@@ -90,6 +92,10 @@ export type Config = {
   trpcBatchSize: number;
   /** OFREP_REQUESTS_PER_MINUTE: evaluations and stream connections one API key may make on one instance. */
   ofrepRequestsPerMinute: number;
+  /** PUSH_TTL_SECONDS: how long a push service keeps an undelivered message. */
+  pushTtlSeconds: number;
+  /** PUSH_RETRY_BASE_MS: the durable queue's first retry delay, doubling after. */
+  pushRetryBaseMs: number;
   authSecret: string | undefined;
   /** The server's own base URL: better-auth's baseURL and the default trusted origin. */
   baseUrl: string;
@@ -141,6 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamsPerUser: e.STREAMS_PER_USER,
     trpcBatchSize: e.TRPC_MAX_BATCH_SIZE,
     ofrepRequestsPerMinute: e.OFREP_REQUESTS_PER_MINUTE,
+    pushTtlSeconds: e.PUSH_TTL_SECONDS,
+    pushRetryBaseMs: e.PUSH_RETRY_BASE_MS,
     authSecret: e.BETTER_AUTH_SECRET,
     baseUrl,
     vapid: parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT),

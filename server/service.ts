@@ -48,6 +48,7 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       vapid: config.vapid,
       allowHttpEndpoints: config.pushAllowHttpEndpoints,
       allowPrivateEndpoints: config.pushAllowPrivateEndpoints,
+      ttlSeconds: config.pushTtlSeconds,
     });
     const app = await buildApp({
       config,
@@ -62,6 +63,7 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
         ofrepPerKey: { max: config.ofrepRequestsPerMinute, timeWindowMs: 60_000 },
       },
       rateLimitStore: rateLimitStoreFor(handle),
+      deliveries: { retryBaseMs: config.pushRetryBaseMs },
     });
     return { app, handle, bootstrap };
   } catch (err) {

@@ -11,13 +11,23 @@ import type { AddressInfo } from "node:net";
 type Ece = { decrypt(buffer: Buffer, params: { version: "aes128gcm"; privateKey: ECDH; authSecret: Buffer }): Buffer };
 const ece = createRequire(import.meta.url)("http_ece") as Ece;
 
-export type ReceivedPush = { path: string; headers: IncomingHttpHeaders; body: Buffer };
+export type ReceivedPush = { path: string; headers: IncomingHttpHeaders; body: Buffer /** Date.now() at arrival. */; at: number };
 /**
  * How an endpoint answers: an HTTP status; `hang`, read the request and never answer; `429-retry`, 429
  * with Retry-After; `reset`, destroy the socket once the request has arrived; `garbage`, bytes that are not
- * HTTP; `redirect`, 301 elsewhere; `delay-<ms>`, 201 after that long.
+ * HTTP; `redirect`, 301 elsewhere; `delay-<ms>`, 201 after that long; `503-then-201`, 503 at an endpoint's
+ * first request and 201 after; `429-then-201`, 429 with Retry-After: 1 first, 201 after.
  */
-export type Behaviour = number | "hang" | "429-retry" | "reset" | "garbage" | "redirect" | `delay-${number}`;
+export type Behaviour =
+  | number
+  | "hang"
+  | "429-retry"
+  | "reset"
+  | "garbage"
+  | "redirect"
+  | `delay-${number}`
+  | "503-then-201"
+  | "429-then-201";
 
 export type LocalPushService = {
   origin: string;
@@ -33,8 +43,10 @@ export type LocalPushService = {
 /** Endpoints are `/push/<behaviour>/<random>`. */
 const behaviourOf = (path: string) => path.split("/")[2] ?? "";
 
-function answer(behaviour: string, req: IncomingMessage, res: ServerResponse): void {
+function answer(behaviour: string, req: IncomingMessage, res: ServerResponse, earlier: number): void {
   if (behaviour === "hang") return;
+  if (behaviour === "503-then-201") return void res.writeHead(earlier === 0 ? 503 : 201).end();
+  if (behaviour === "429-then-201") return void (earlier === 0 ? res.writeHead(429, { "retry-after": "1" }) : res.writeHead(201)).end();
   if (behaviour === "reset") return void req.socket.destroy();
   if (behaviour === "garbage") return void req.socket.end("this is not HTTP\r\n\r\n");
   if (behaviour === "redirect") return void res.writeHead(301, { location: "http://127.0.0.1:9/elsewhere" }).end();
@@ -55,8 +67,9 @@ export async function startPushService(): Promise<LocalPushService> {
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const path = req.url ?? "/";
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
-      answer(behaviourOf(path), req, res);
+      const earlier = received.filter((r) => r.path === path).length;
+      received.push({ path, headers: req.headers, body: Buffer.concat(chunks), at: Date.now() });
+      answer(behaviourOf(path), req, res, earlier);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

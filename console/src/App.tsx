@@ -9,6 +9,7 @@ import { ApiKeys } from "./views/ApiKeys.js";
 import { AuditLog } from "./views/AuditLog.js";
 import { CohortPage } from "./views/CohortPage.js";
 import { Cohorts } from "./views/Cohorts.js";
+import { Deliveries } from "./views/Deliveries.js";
 import { ProLookup } from "./views/ProLookup.js";
 import { SignIn, SignOutButton } from "./views/SignIn.js";
 import { TestSender } from "./views/TestSender.js";
@@ -19,6 +20,7 @@ const sections = [
   { href: "/audit", label: "Audit log" },
   { href: "/test-sender", label: "Test sender" },
   { href: "/api-keys", label: "API keys" },
+  { href: "/deliveries", label: "Deliveries" },
 ];
 
 function Nav() {
@@ -59,6 +61,7 @@ function Views() {
       <Route path="/audit" component={AuditLog} />
       <Route path="/test-sender" component={TestSender} />
       <Route path="/api-keys" component={ApiKeys} />
+      <Route path="/deliveries" component={Deliveries} />
       <Route>
         <Redirect to="/cohorts" replace />
       </Route>

@@ -79,3 +79,24 @@ export const pushSubscriptions = pgTable(
     index("push_subscriptions_user_active_idx").on(t.userId).where(sql`${t.isActive}`),
   ],
 );
+
+/**
+ * A user's choice per category and channel (docs/api.md#preferences): a row only once the user changed a
+ * category; a missing row means both channels on. Producers' events honour it; the admin test endpoints do not.
+ */
+export const notificationPreferences = pgTable(
+  "notification_preferences",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    category: text("category").notNull(),
+    inApp: boolean("in_app").notNull().default(true),
+    push: boolean("push").notNull().default(true),
+    updatedAt: timestamp("updated_at", tz).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: "notification_preferences_pkey", columns: [t.userId, t.category] }),
+    check("notification_preferences_category_valid", isOneOf(t.category, CATEGORIES)),
+  ],
+);

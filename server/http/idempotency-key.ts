@@ -12,10 +12,13 @@ export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 const WRITES = new Set(["POST", "PATCH", "DELETE"]);
 
-/** REST writes under /api/, better-auth's own paths excepted; never /trpc. */
+/** The producer API: a service with a key retries by its own eventIds (docs/api.md#sending-notifications-from-a-service). */
+const PRODUCER_PATH = "/api/notifications/events";
+
+/** REST writes under /api/, better-auth's own paths and the producer API excepted; never /trpc. */
 export function takesIdempotencyKey(method: string, url: string): boolean {
   const path = url.split("?")[0]!;
-  return WRITES.has(method) && path.startsWith("/api/") && !path.startsWith("/api/auth/");
+  return WRITES.has(method) && path.startsWith("/api/") && !path.startsWith("/api/auth/") && path !== PRODUCER_PATH;
 }
 
 /** The key when the header holds a well-formed one; null otherwise (a repeated header arrives joined or as a list). */

@@ -53,6 +53,29 @@ export const notificationStreamsOpen = new Gauge({
   registers: [registry],
 });
 
+/** What the push queue holds now (server/push/delivery-queue.ts), read from the database at each scrape. */
+let readPushQueue: (() => Promise<{ depth: number; oldestSeconds: number }>) | null = null;
+export const setPushQueueReader = (read: typeof readPushQueue) => {
+  readPushQueue = read;
+};
+
+export const pushQueueDepth = new Gauge({
+  name: "push_queue_depth",
+  help: "Push deliveries queued (waiting for their first attempt or a retry), on the shared database",
+  registers: [registry],
+  async collect() {
+    const state = await readPushQueue?.().catch(() => null);
+    this.set(state?.depth ?? 0);
+    pushQueueOldest.set(state?.oldestSeconds ?? 0);
+  },
+});
+
+export const pushQueueOldest = new Gauge({
+  name: "push_queue_oldest_seconds",
+  help: "Age of the oldest queued push delivery, in seconds (0 when none)",
+  registers: [registry],
+});
+
 export const ofrepStreamsOpen = new Gauge({
   name: "ofrep_streams_open",
   help: "OFREP event streams (flag change notifications) open on this instance",

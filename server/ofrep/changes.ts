@@ -3,7 +3,7 @@
 // db/migrations/0009_service_api_keys.sql), and every instance hears it: a cohort of 500 pros is one
 // announcement, and this instance reads the pros of that range and their flags once, whatever number of
 // streams follow them. A revoked key's streams end on every instance (NOTIFY `api_key_revoked`).
-import { and, between, inArray } from "drizzle-orm";
+import { between, inArray } from "drizzle-orm";
 import type { Db, DbHandle } from "../../db/client.js";
 import { proFlagChanges, proRestrictionStatus } from "../../db/schema/index.js";
 import { KEY_REVOKED_CHANNEL } from "../auth/api-keys.js";
@@ -58,8 +58,8 @@ export function createFlagChangeHub(db: Db, onError: (err: unknown) => void): Fl
 
   return {
     add(stream) {
-      let set = byPro.get(stream.proId);
-      if (!set) byPro.set(stream.proId, (set = new Set()));
+      const set = byPro.get(stream.proId) ?? new Set<FlagStream>();
+      byPro.set(stream.proId, set);
       set.add(stream);
       open++;
       let removed = false;

@@ -10,6 +10,7 @@ import { judgePushAnswer, type PushAnswer, pushDeliveryResult } from "./answer.j
 import { mapWithConcurrency } from "./concurrency.js";
 import { type EndpointPolicy, endpointProblem, isForbiddenHost } from "./endpoint.js";
 import { AddressNotAllowedError, defaultLookup, guardedLookup, type Lookup, resolvesInsideNetwork } from "./guard.js";
+import { readRetryAfter } from "./retry.js";
 
 export type PushPayload = { title: string; body: string | null; url: string | null };
 export type PushTarget = { id: string; endpoint: string; p256dh: string; auth: string };
@@ -31,7 +32,17 @@ export interface PushService {
   endpointProblem(endpoint: string): Promise<string | null>;
   /** Sends one payload to every target; throws only when no VAPID keys are configured. */
   send(targets: PushTarget[], payload: PushPayload): Promise<PushOutcome[]>;
+  /**
+   * One attempt of one message (the durable queue's, server/push/delivery-queue.ts): the push service's
+   * answer and its Retry-After. Throws only when no VAPID keys are configured.
+   */
+  attempt(target: PushTarget, body: string, options: { urgency: Urgency }): Promise<AttemptAnswer>;
 }
+
+export type Urgency = "very-low" | "low" | "normal" | "high";
+
+/** An attempt's answer, or why the message could not even be encrypted (the subscription's keys are bad). */
+export type AttemptAnswer = { answer: PushAnswer; retryAfterSeconds: number | null } | { unencryptable: string };
 
 export type PushServiceOptions = {
   vapid: Vapid | null;
@@ -64,31 +75,38 @@ export function createPushService(options: PushServiceOptions): PushService {
   const lookup = options.lookup ?? defaultLookup;
   const dispatcher = new Agent({ connect: { lookup: policy.allowPrivate ? lookup : guardedLookup(lookup) } });
 
-  async function deliver(vapid: Vapid, target: PushTarget, body: string): Promise<PushOutcome> {
-    const fail = (error: string): PushOutcome => {
-      countPushDelivery("failed");
-      return { subscriptionId: target.id, statusCode: null, ok: false, gone: false, error };
-    };
+  /** One request, counted in push_deliveries_total; the endpoint's address is checked every time. */
+  async function attemptOnce(vapid: Vapid, target: PushTarget, body: string, urgency: Urgency): Promise<AttemptAnswer> {
     let request: ReturnType<typeof webpush.generateRequestDetails>;
     try {
       request = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, body, {
         vapidDetails: vapid,
         TTL: ttl,
+        urgency,
         contentEncoding: "aes128gcm",
       });
     } catch (err) {
       // Keys the browser never produced (wrong length, not base64url) cannot be encrypted to.
-      return fail(`Cannot encrypt for this subscription: ${(err as Error).message}`);
+      countPushDelivery("failed");
+      return { unencryptable: `Cannot encrypt for this subscription: ${(err as Error).message}` };
     }
     // An IP literal is connected to without a lookup, so the guard is applied to it here.
     const literalRefused = !policy.allowPrivate && isForbiddenHost(new URL(target.endpoint).hostname);
-    const answer: PushAnswer = literalRefused ? { failure: "address" } : await post(request, dispatcher, timeoutMs);
-    const verdict = judgePushAnswer(answer);
-    countPushDelivery(pushDeliveryResult(answer, verdict));
+    const { answer, retryAfter } = literalRefused
+      ? { answer: { failure: "address" } as const, retryAfter: null }
+      : await post(request, dispatcher, timeoutMs);
+    countPushDelivery(pushDeliveryResult(answer, judgePushAnswer(answer)));
+    return { answer, retryAfterSeconds: readRetryAfter(retryAfter) };
+  }
+
+  async function deliver(vapid: Vapid, target: PushTarget, body: string): Promise<PushOutcome> {
+    const attempt = await attemptOnce(vapid, target, body, "normal");
+    if ("unencryptable" in attempt)
+      return { subscriptionId: target.id, statusCode: null, ok: false, gone: false, error: attempt.unencryptable };
     return {
       subscriptionId: target.id,
-      statusCode: "status" in answer ? answer.status : null,
-      ...verdict,
+      statusCode: "status" in attempt.answer ? attempt.answer.status : null,
+      ...judgePushAnswer(attempt.answer),
     };
   }
 
@@ -105,12 +123,21 @@ export function createPushService(options: PushServiceOptions): PushService {
       const body = JSON.stringify(payload);
       return mapWithConcurrency(targets, concurrency, (target) => deliver(vapid, target, body));
     },
+    async attempt(target, body, { urgency }) {
+      const vapid = options.vapid;
+      if (!vapid) throw new Error("VAPID not configured");
+      return attemptOnce(vapid, target, body, urgency);
+    },
   };
 }
 
 type RequestDetails = ReturnType<typeof webpush.generateRequestDetails>;
 
-async function post(request: RequestDetails, dispatcher: Agent, timeoutMs: number): Promise<PushAnswer> {
+async function post(
+  request: RequestDetails,
+  dispatcher: Agent,
+  timeoutMs: number,
+): Promise<{ answer: PushAnswer; retryAfter: string | null }> {
   const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
   // fetch computes Content-Length itself and refuses a caller's value.
   delete headers["Content-Length"];
@@ -126,13 +153,13 @@ async function post(request: RequestDetails, dispatcher: Agent, timeoutMs: numbe
     });
     // The answer's body carries nothing we use; dropping it frees the connection.
     await response.body?.cancel().catch(() => {});
-    return { status: response.status };
+    return { answer: { status: response.status }, retryAfter: response.headers.get("retry-after") };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string; message?: string } };
-    if (e.cause instanceof AddressNotAllowedError) return { failure: "address" };
+    if (e.cause instanceof AddressNotAllowedError) return { answer: { failure: "address" }, retryAfter: null };
     if (e.name === "TimeoutError" || e.name === "AbortError") {
-      return { failure: "timeout", message: `no answer within ${timeoutMs} ms` };
+      return { answer: { failure: "timeout", message: `no answer within ${timeoutMs} ms` }, retryAfter: null };
     }
-    return { failure: "network", message: e.cause?.code ?? e.cause?.message ?? e.message };
+    return { answer: { failure: "network", message: e.cause?.code ?? e.cause?.message ?? e.message }, retryAfter: null };
   }
 }

@@ -4,6 +4,8 @@
 // every answer the suites get to it).
 import { z } from "zod";
 import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from "../http/idempotency-key.js";
+import { EVENTS_PATH } from "../producers/paths.js";
+import { eventBatchInput, eventBatchOutput, eventStatusOutput, producerEvent } from "../producers/schemas.js";
 import { inputSchemaOf, outputSchemaOf } from "../routers/index.js";
 import type { QueryField } from "./query.js";
 import { type RestRoute, restRoutes } from "./routes.js";
@@ -22,6 +24,10 @@ const TAGS = [
     description:
       "Keys other services present in X-API-Key to read the restriction over OFREP (/ofrep/*, documented by OFREP's own OpenAPI " +
       "document: https://github.com/open-feature/protocol/blob/main/service/openapi.yaml) and to send notifications. Platform admins only.",
+  },
+  {
+    name: "Producers",
+    description: "Other services send notifications to users with a service API key holding notifications:write.",
   },
 ] as const;
 
@@ -267,6 +273,62 @@ export type OpenApiOptions = {
   serverUrl?: string;
 };
 
+/** A schema of the producer API (server/producers/schemas.ts), shared shapes relocated under components. */
+function producerSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12", override: datesAsText }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+const producerErrors = (...codes: string[]) => Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/responses/E${code}` }]));
+
+/** The producer API's two operations: a key with notifications:write, never a session. */
+function producerPaths() {
+  const security = [{ apiKey: [] }];
+  return {
+    [EVENTS_PATH]: {
+      post: {
+        operationId: "producer.sendEvents",
+        summary: "Send 1 to 100 events as notifications to users (a key with notifications:write)",
+        tags: ["Producers"],
+        security,
+        requestBody: { required: true, content: { "application/json": { schema: producerSchema(eventBatchInput, "input") } } },
+        responses: {
+          "200": {
+            description: "One result per event",
+            content: { "application/json": { schema: successEnvelope(producerSchema(eventBatchOutput, "output")) } },
+          },
+          ...producerErrors("400", "401", "403", "413", "415", "429", "500", "503"),
+        },
+      },
+    },
+    [`${EVENTS_PATH}/{eventId}`]: {
+      get: {
+        operationId: "producer.eventStatus",
+        summary: "What became of an event: its notification and its push deliveries (a key with notifications:write)",
+        tags: ["Producers"],
+        security,
+        parameters: [
+          {
+            name: "eventId",
+            in: "path",
+            required: true,
+            description: "The producer's eventId",
+            schema: { type: "string", description: "The producer's eventId" },
+          },
+        ],
+        responses: {
+          "200": {
+            description: "The event",
+            content: { "application/json": { schema: successEnvelope(producerSchema(eventStatusOutput, "output")) } },
+          },
+          ...producerErrors("401", "403", "404", "429", "500", "503"),
+        },
+      },
+    },
+  };
+}
+
 export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, options: OpenApiOptions = {}) {
   const outputs = outputJsonSchemas(routes);
   const paths: Record<string, Record<string, unknown>> = {};
@@ -275,6 +337,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(route, outputs.byProcedure[route.procedure] ?? {});
   }
+  Object.assign(paths, producerPaths());
   return {
     openapi: "3.1.0",
     info: {
@@ -290,6 +353,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
     components: {
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "The session token from sign-in" },
+        apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A service API key (docs/api.md#service-api-keys)" },
         sessionCookie: {
           type: "apiKey",
           in: "cookie",
@@ -299,6 +363,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
       },
       schemas: {
         ...outputs.components,
+        ProducerEvent: producerSchema(producerEvent, "input"),
         Error: errorSchema,
         VapidNotConfigured: {
           type: "object",

@@ -198,6 +198,19 @@ export const notificationRoutes = [
   },
   {
     method: "GET",
+    path: `${NOTIFICATIONS}/preferences`,
+    procedure: "notifications.getPreferences",
+    summary: "The caller's preferences: per category, in-app and push (all on until changed)",
+  },
+  {
+    method: "PATCH",
+    path: `${NOTIFICATIONS}/preferences`,
+    procedure: "notifications.updatePreferences",
+    input: "body",
+    summary: "Change any part of the caller's preferences; answers them whole",
+  },
+  {
+    method: "GET",
     path: `${NOTIFICATIONS}/vapid-public-key`,
     procedure: "notifications.vapidPublicKey",
     summary: "The VAPID public key browsers subscribe with (null when unset)",
@@ -285,4 +298,21 @@ export const apiKeyRoutes = [
   },
 ] satisfies RestRoute[];
 
-export const restRoutes: readonly RestRoute[] = [...restrictionRoutes, ...notificationRoutes, ...auditRoutes, ...apiKeyRoutes];
+export const deliveryRoutes = [
+  {
+    method: "GET",
+    path: "/api/admin/deliveries",
+    procedure: "deliveries.recent",
+    input: "query",
+    query: { producer: "text", userId: "text", limit: "strict-number" },
+    summary: "Producers' recent events and their push deliveries, newest first",
+  },
+] satisfies RestRoute[];
+
+export const restRoutes: readonly RestRoute[] = [
+  ...restrictionRoutes,
+  ...notificationRoutes,
+  ...auditRoutes,
+  ...apiKeyRoutes,
+  ...deliveryRoutes,
+];

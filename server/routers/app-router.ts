@@ -8,6 +8,7 @@ import type { ErrorKind, FieldIssue } from "../errors/errors.js";
 import type { apiKeysContract } from "./api-keys/contract.js";
 import type { auditContract } from "./audit/contract.js";
 import type { ProceduresOf } from "./contract.js";
+import type { deliveriesContract } from "./deliveries/contract.js";
 import type { notificationsContract } from "./notifications/contract.js";
 import type { restrictionContract } from "./restriction/contract.js";
 
@@ -33,5 +34,6 @@ export type AppRouter = TRPCBuiltRouter<
     notifications: ProceduresOf<typeof notificationsContract>;
     audit: ProceduresOf<typeof auditContract>;
     apiKeys: ProceduresOf<typeof apiKeysContract>;
+    deliveries: ProceduresOf<typeof deliveriesContract>;
   }
 >;

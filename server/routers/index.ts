@@ -7,6 +7,8 @@ import type { AppRouter } from "./app-router.js";
 import { auditContract } from "./audit/contract.js";
 import { auditRouter } from "./audit/router.js";
 import type { ProcedureContract } from "./contract.js";
+import { deliveriesContract } from "./deliveries/contract.js";
+import { deliveriesRouter } from "./deliveries/router.js";
 import { notificationsContract } from "./notifications/contract.js";
 import { notificationsRouter } from "./notifications/router.js";
 import { restrictionContract } from "./restriction/contract.js";
@@ -19,6 +21,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   audit: auditRouter,
   apiKeys: apiKeysRouter,
+  deliveries: deliveriesRouter,
 });
 
 /** The running router, with the server's context: for the doors. Apps import AppRouter instead. */
@@ -69,6 +72,7 @@ const contracts: Record<keyof AppRouter["_def"]["record"], Record<string, Proced
   notifications: notificationsContract,
   audit: auditContract,
   apiKeys: apiKeysContract,
+  deliveries: deliveriesContract,
 };
 
 const contractByPath = new Map(

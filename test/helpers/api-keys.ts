@@ -9,7 +9,7 @@ export type TestApiKey = { id: string; secret: string; headers: { "x-api-key": s
 
 export async function insertApiKey(
   db: Db,
-  options: { scopes?: ApiKeyScope[]; expiresAt?: Date | null; revokedAt?: Date | null; name?: string } = {},
+  options: { scopes?: ApiKeyScope[]; expiresAt?: Date | null; revokedAt?: Date | null; name?: string; lastUsedAt?: Date } = {},
 ): Promise<TestApiKey> {
   const secret = newSecret();
   const [row] = await db
@@ -23,6 +23,7 @@ export async function insertApiKey(
       createdByEmail: "test-admin@test.local",
       expiresAt: options.expiresAt ?? null,
       revokedAt: options.revokedAt ?? null,
+      lastUsedAt: options.lastUsedAt ?? null,
     })
     .returning({ id: apiKeys.id });
   return { id: row!.id, secret, headers: { "x-api-key": secret } };

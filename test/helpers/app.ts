@@ -54,6 +54,8 @@ export type TestAppOptions = {
   dbQueryTimeoutSeconds?: number;
   /** TRUSTED_ORIGINS instead of the default (TEST_ORIGIN and any http://127.0.0.1 port), e.g. exact ones. */
   trustedOrigins?: string[];
+  /** The durable push queue's timing (it runs when `push.vapid` is set). */
+  deliveries?: AppDeps["deliveries"];
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -80,6 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // Every test signs up its own users from one address; a test of the sign-up limit sets its own.
     limits: { signUp: { max: 100_000, timeWindowMs: 60_000 }, ...options.limits },
     rateLimitStore: rateLimitStoreFor(db),
+    deliveries: options.deliveries,
   });
   const answers = checkAnswers(app, () => buildOpenApiDocument() as unknown as OpenApiDocument);
   app.addHook("onClose", async () => {

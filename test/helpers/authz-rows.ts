@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
+import { CATEGORIES } from "../../db/categories.js";
 import { notifications, pushSubscriptions } from "../../db/schema/index.js";
 import { apiKeyOf } from "./api-keys.js";
 import { type TestApp, type TestUser, uniqueCohortNumber } from "./app.js";
@@ -156,6 +157,10 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
         after: (data) => expect(data.secret).toMatch(/^rk_/),
       }),
     },
+    "deliveries.recent": {
+      access: "admin",
+      prepare: async () => ({ input: { limit: 5 }, after: (data) => expect(data.events.length).toBeLessThanOrEqual(5) }),
+    },
     "apiKeys.list": { access: "admin", prepare: async () => ({ after: (data) => expect(Array.isArray(data.apiKeys)).toBe(true) }) },
     "apiKeys.revoke": {
       access: "admin",
@@ -251,6 +256,17 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
       access: "user",
       prepare: async () => ({ after: (data) => expect(data).toEqual({ publicKey: context().vapidPublicKey }) }),
     },
+    "notifications.getPreferences": {
+      access: "user",
+      prepare: async () => ({ after: (data) => expect(Object.keys(data.preferences).sort()).toEqual([...CATEGORIES].sort()) }),
+    },
+    "notifications.updatePreferences": {
+      access: "user",
+      prepare: async () => ({
+        input: { reviews: { push: false } },
+        after: (data) => expect(data.preferences.reviews).toEqual({ inApp: true, push: false }),
+      }),
+    },
     "notifications.testInApp": {
       access: "admin",
       prepare: async ({ subject }) => ({ input: { type: "system.matrix", title: "Matrix", targetUserId: subject.id } }),
@@ -285,6 +301,7 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   "GET /api/admin/audit": { procedure: "audit.list", status: 200 },
   "POST /api/admin/api-keys": { procedure: "apiKeys.create", status: 201 },
   "GET /api/admin/api-keys": { procedure: "apiKeys.list", status: 200 },
+  "GET /api/admin/deliveries": { procedure: "deliveries.recent", status: 200 },
   "DELETE /api/admin/api-keys/:id": { procedure: "apiKeys.revoke", status: 200 },
   [`POST ${R}/:proId/activate`]: { procedure: "restriction.activatePro", status: 200 },
   [`POST ${R}/:proId/rollback`]: { procedure: "restriction.rollbackPro", status: 200 },
@@ -296,6 +313,8 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`POST ${N}/subscriptions`]: { procedure: "notifications.subscribe", status: 200 },
   [`DELETE ${N}/subscriptions`]: { procedure: "notifications.unsubscribe", status: 200 },
   [`GET ${N}/vapid-public-key`]: { procedure: "notifications.vapidPublicKey", status: 200 },
+  [`GET ${N}/preferences`]: { procedure: "notifications.getPreferences", status: 200 },
+  [`PATCH ${N}/preferences`]: { procedure: "notifications.updatePreferences", status: 200 },
   [`POST ${N}/test/in-app`]: { procedure: "notifications.testInApp", status: 200 },
   [`POST ${N}/test/push`]: { procedure: "notifications.testPush", status: 200 },
   [`GET ${N}/test/subscriptions`]: { procedure: "notifications.testListSubscriptions", status: 200 },

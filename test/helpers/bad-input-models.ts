@@ -290,6 +290,20 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
     [`PATCH ${N}/:id/read`]: { params: { id: notificationId } },
     [`DELETE ${N}/:id`]: { params: { id: notificationId } },
 
+    [`GET ${N}/preferences`]: {},
+    [`PATCH ${N}/preferences`]: {
+      body: () =>
+        Object.fromEntries(
+          ["messages", "leads", "reviews", "billing", "account", "system"].map((category) => [
+            category,
+            {
+              valid: fc.record({ inApp: fc.boolean(), push: fc.boolean() }, { requiredKeys: [] }).map(j),
+              invalid: bad(true, "off", null, [], { inApp: "yes" }, { push: 1 }, { email: true }),
+            },
+          ]),
+        ),
+    },
+
     [`POST ${K}`]: {
       body: () => ({
         name: {
@@ -311,6 +325,13 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       }),
     },
     [`GET ${K}`]: {},
+    "GET /api/admin/deliveries": {
+      query: () => ({
+        producer: { exact: true, valid: text(100).filter(storable), invalid: fc.constantFrom(times("p", 101), "a\u0000b") },
+        userId: { exact: true, valid: text(200).filter(storable), invalid: fc.constantFrom(times("u", 201), "a\u0000b") },
+        limit: { exact: true, valid: fc.integer({ min: 1, max: 100 }).map(String), invalid: fc.constantFrom("", "0", "101", "1.5", "abc") },
+      }),
+    },
     [`DELETE ${K}/:id`]: { params: { id: () => segments([], true) } },
   };
 }

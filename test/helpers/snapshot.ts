@@ -13,6 +13,10 @@ export const GUARDED_TABLES = [
   "push_subscriptions",
   "audit_events",
   "pro_flag_changes",
+  "api_keys",
+  "notification_preferences",
+  "notification_events",
+  "push_deliveries",
 ] as const;
 
 export type GuardedTable = (typeof GUARDED_TABLES)[number];

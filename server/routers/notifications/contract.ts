@@ -5,6 +5,7 @@ import {
   doneOutput,
   markAllReadOutput,
   notificationPageOutput,
+  preferencesOutput,
   removeManyOutput,
   subscribeOutput,
   subscriptionListOutput,
@@ -17,6 +18,7 @@ import {
   listInput,
   markAllReadInput,
   notificationIdInput,
+  preferencesPatchInput,
   removeManyInput,
   subscribeInput,
   testNotificationInput,
@@ -35,6 +37,8 @@ export const notificationsContract = {
   subscribe: mutation(subscribeOutput, subscribeInput),
   unsubscribe: mutation(doneOutput, unsubscribeInput),
   vapidPublicKey: query(vapidPublicKeyOutput),
+  getPreferences: query(preferencesOutput),
+  updatePreferences: mutation(preferencesOutput, preferencesPatchInput),
   /** Each event: the caller's unread count, on subscribing and after every change. */
   onUnreadCount: subscription(unreadCountOutput),
 

@@ -87,3 +87,19 @@ export const testPushOutput = z.object({
 export const adminSubscriptionListOutput = z.object({
   subscriptions: z.array(adminSubscriptionOutput).describe("Every user's subscriptions, active and inactive, oldest first"),
 });
+
+const channelsOutput = z.object({
+  inApp: z.boolean().describe("In-app notifications of this category are stored in the inbox"),
+  push: z.boolean().describe("Web Push messages of this category are sent"),
+});
+
+export const preferencesOutput = z.object({
+  preferences: z
+    .object(
+      Object.fromEntries(CATEGORIES.map((category) => [category, channelsOutput])) as Record<
+        (typeof CATEGORIES)[number],
+        typeof channelsOutput
+      >,
+    )
+    .meta({ id: "NotificationPreferences", description: "Per category, the channels the user takes: all on until changed" }),
+});

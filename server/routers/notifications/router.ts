@@ -4,6 +4,7 @@ import { adminProcedure, authedProcedure, rateLimited, router } from "../../trpc
 import { createTestNotification, listAllSubscriptions, sendTestPush } from "./admin-test.js";
 import { notificationsContract as c } from "./contract.js";
 import { listNotifications, markAllRead, markRead, removeMany, removeNotification, unreadCount } from "./inbox.js";
+import { getPreferences, updatePreferences } from "./preferences.js";
 import { deactivateOwnSubscriptions, listSubscriptions, subscribe, unsubscribe } from "./subscriptions.js";
 
 export const notificationsRouter = router({
@@ -19,6 +20,8 @@ export const notificationsRouter = router({
   unsubscribe: authedProcedure.input(c.unsubscribe.input).mutation(unsubscribe),
   /** For browsers that subscribe: the VAPID public key (applicationServerKey), null when unset. */
   vapidPublicKey: authedProcedure.query(({ ctx }) => ({ publicKey: ctx.push.vapid?.publicKey ?? null })),
+  getPreferences: authedProcedure.query(getPreferences),
+  updatePreferences: authedProcedure.input(c.updatePreferences.input).mutation(updatePreferences),
   /** The caller's unread count on subscribing and after every change (SSE; docs/api.md#live-unread-count). */
   onUnreadCount: authedProcedure.subscription(unreadCountEvents),
 

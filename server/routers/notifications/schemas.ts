@@ -143,7 +143,33 @@ export const testNotificationInput = z.object({
   }),
 });
 
+const channelChoice = z
+  .strictObject({
+    inApp: z
+      .boolean()
+      .optional()
+      .meta({ description: "In-app notifications of this category: stored in the inbox", examples: [true] }),
+    push: z
+      .boolean()
+      .optional()
+      .meta({ description: "Web Push messages of this category", examples: [false] }),
+  })
+  .optional();
+
+/** Any part of the preferences: the categories and channels it names change, the rest stay. */
+export const preferencesPatchInput = z
+  .strictObject(
+    Object.fromEntries(
+      CATEGORIES.map((category) => [
+        category,
+        channelChoice.meta({ description: `The channels of ${category} notifications; a channel left out keeps its value` }),
+      ]),
+    ) as Record<(typeof CATEGORIES)[number], typeof channelChoice>,
+  )
+  .meta({ description: "Per category, the channels to change", examples: [{ billing: { push: false } }] });
+
 export type ListInput = z.infer<typeof listInput>;
+export type PreferencesPatch = z.infer<typeof preferencesPatchInput>;
 export type MarkAllReadInput = z.infer<typeof markAllReadInput>;
 export type RemoveManyInput = z.infer<typeof removeManyInput>;
 export type SubscribeInput = z.infer<typeof subscribeInput>;

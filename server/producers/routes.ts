@@ -1,0 +1,71 @@
+// The producer API's door (docs/api.md#sending-notifications-from-a-service): other services with a key
+// holding `notifications:write` send events and read what became of them. The service's envelope, as on
+// every /api path; a key here, never a session.
+import { and, asc, eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Db } from "../../db/client.js";
+import { notificationEvents, pushDeliveries } from "../../db/schema/index.js";
+import { type ApiKeyVerifier, requireScope, type VerifiedKey } from "../auth/api-keys.js";
+import { AppError, validationError, zodDetails } from "../errors/errors.js";
+import type { PushService } from "../push/sender.js";
+import { sendError } from "../rest/errors.js";
+import { ingestEvents } from "./ingest.js";
+import { EVENTS_PATH } from "./paths.js";
+import { eventBatchInput } from "./schemas.js";
+
+export type ProducerDeps = {
+  db: Db;
+  push: PushService;
+  verifyKey: ApiKeyVerifier;
+  /** Called after a batch committed with deliveries queued. */
+  queued(): void;
+};
+
+async function producerKey(request: FastifyRequest, verifyKey: ApiKeyVerifier): Promise<VerifiedKey> {
+  const key = await verifyKey(request.headers["x-api-key"]);
+  requireScope(key, "notifications:write");
+  return key;
+}
+
+export function registerProducerRoutes(app: FastifyInstance, deps: ProducerDeps): void {
+  app.post(EVENTS_PATH, async (request, reply) => {
+    try {
+      const key = await producerKey(request, deps.verifyKey);
+      const parsed = eventBatchInput.safeParse(request.body ?? {});
+      if (!parsed.success) throw validationError("Invalid batch of events", zodDetails(parsed.error));
+      const { results, queued } = await ingestEvents(deps.db, key.name, parsed.data.events, deps.push.vapid !== null);
+      if (queued) deps.queued();
+      return reply.status(200).send({ success: true, data: { results } });
+    } catch (err) {
+      return sendError(reply, err);
+    }
+  });
+
+  app.get<{ Params: { eventId: string } }>(`${EVENTS_PATH}/:eventId`, async (request, reply) => {
+    try {
+      const key = await producerKey(request, deps.verifyKey);
+      const { eventId } = request.params;
+      const [event] = await deps.db
+        .select()
+        .from(notificationEvents)
+        .where(and(eq(notificationEvents.producer, key.name), eq(notificationEvents.eventId, eventId)));
+      if (!event) throw new AppError("NOT_FOUND", `Event ${eventId} not found`);
+      const deliveries = await deps.db
+        .select({
+          subscriptionId: pushDeliveries.subscriptionId,
+          status: pushDeliveries.status,
+          attempts: pushDeliveries.attempts,
+          lastStatusCode: pushDeliveries.lastStatusCode,
+          lastError: pushDeliveries.lastError,
+          sentAt: pushDeliveries.sentAt,
+        })
+        .from(pushDeliveries)
+        .where(and(eq(pushDeliveries.producer, key.name), eq(pushDeliveries.eventId, eventId)))
+        .orderBy(asc(pushDeliveries.createdAt), asc(pushDeliveries.id));
+      const data = { eventId, notificationId: event.notificationId, userId: event.userId, createdAt: event.createdAt, deliveries };
+      return reply.status(200).send({ success: true, data });
+    } catch (err) {
+      return sendError(reply, err);
+    }
+  });
+}

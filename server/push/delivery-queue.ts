@@ -1,0 +1,176 @@
+// Durable push delivery (docs/api.md#durable-push-delivery): the push_deliveries table is the queue. Every
+// instance claims due deliveries with FOR UPDATE SKIP LOCKED and a 30 s lease, so two instances never take
+// the same one and a delivery whose instance died is taken again once its lease ends. The table is the
+// queue rather than pg-boss or graphile-worker: both need a `pg` connection, and the embedded PGlite (one
+// process, one connection) must drain the same queue. An answer is recorded only by the instance whose
+// claim it still is (the attempt count it claimed): at least once, once in practice.
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.js";
+import { pushDeliveries, pushSubscriptions } from "../../db/schema/index.js";
+import { afterAttempt } from "./retry.js";
+import type { PushService, PushTarget, Urgency } from "./sender.js";
+
+export const LEASE_SECONDS = 30;
+
+export type DeliveryQueueOptions = {
+  db: Db;
+  push: PushService;
+  /** PUSH_RETRY_BASE_MS: the first retry's delay, doubling after. */
+  retryBaseMs: number;
+  /** Deliveries claimed at once. */
+  batchSize?: number;
+  /** How often an idle instance looks for due deliveries (others' and retries). */
+  pollMs?: number;
+  onError(err: unknown): void;
+};
+
+type Claimed = { id: string; subscriptionId: string; payload: unknown; urgency: string; attempts: number };
+
+export type DeliveryQueue = {
+  /** Look for due deliveries now (after a commit that queued some). */
+  wake(): void;
+  /** Stops claiming; resolves once the deliveries in hand are recorded. */
+  stop(): Promise<void>;
+  /** Resolves when the queue has nothing due left (tests). */
+  drained(): Promise<void>;
+};
+
+export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue {
+  const { db, push } = options;
+  const batchSize = options.batchSize ?? 20;
+  const pollMs = options.pollMs ?? 1000;
+  let running = true;
+  let wakeUp: (() => void) | null = null;
+  const idleWaiters: (() => void)[] = [];
+
+  async function claim(): Promise<Claimed[]> {
+    const due = db
+      .select({ id: pushDeliveries.id })
+      .from(pushDeliveries)
+      .where(
+        and(
+          eq(pushDeliveries.status, "queued"),
+          lte(pushDeliveries.nextAttemptAt, sql`now()`),
+          or(isNull(pushDeliveries.leaseUntil), lt(pushDeliveries.leaseUntil, sql`now()`)),
+        ),
+      )
+      .orderBy(asc(pushDeliveries.nextAttemptAt))
+      .limit(batchSize)
+      .for("update", { skipLocked: true });
+    return db
+      .update(pushDeliveries)
+      .set({ leaseUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, attempts: sql`${pushDeliveries.attempts} + 1` })
+      .where(inArray(pushDeliveries.id, due))
+      .returning({
+        id: pushDeliveries.id,
+        subscriptionId: pushDeliveries.subscriptionId,
+        payload: pushDeliveries.payload,
+        urgency: pushDeliveries.urgency,
+        attempts: pushDeliveries.attempts,
+      });
+  }
+
+  async function record(delivery: Claimed, set: Partial<typeof pushDeliveries.$inferInsert>) {
+    await db
+      .update(pushDeliveries)
+      .set({ ...set, leaseUntil: null })
+      .where(and(eq(pushDeliveries.id, delivery.id), eq(pushDeliveries.attempts, delivery.attempts)));
+  }
+
+  async function attempt(delivery: Claimed, target: PushTarget | undefined) {
+    if (!target) return record(delivery, { status: "failed", lastError: "The subscription is no longer active" });
+    const result = await push.attempt(target, JSON.stringify(delivery.payload), { urgency: delivery.urgency as Urgency });
+    if ("unencryptable" in result) return record(delivery, { status: "failed", lastError: result.unencryptable, lastStatusCode: null });
+    const { answer, retryAfterSeconds } = result;
+    const outcome = afterAttempt(answer, delivery.attempts, { baseMs: options.retryBaseMs, retryAfterSeconds });
+    const lastStatusCode = "status" in answer ? answer.status : null;
+    const lastError =
+      outcome.status === "sent"
+        ? null
+        : "status" in answer
+          ? `Push service answered HTTP ${answer.status}`
+          : answer.failure === "address"
+            ? "endpoint address not allowed"
+            : `${answer.failure}: ${answer.message}`;
+    if (outcome.status === "queued") {
+      return record(delivery, {
+        lastStatusCode,
+        lastError,
+        nextAttemptAt: sql`now() + make_interval(secs => ${outcome.delayMs / 1000})` as never,
+      });
+    }
+    if (outcome.status === "gone") {
+      await db.update(pushSubscriptions).set({ isActive: false, updatedAt: new Date() }).where(eq(pushSubscriptions.id, target.id));
+    }
+    return record(delivery, {
+      status: outcome.status,
+      lastStatusCode,
+      lastError,
+      ...(outcome.status === "sent" ? { sentAt: new Date() } : {}),
+    });
+  }
+
+  async function drainOnce(): Promise<number> {
+    const claimed = await claim();
+    if (!claimed.length) return 0;
+    const targets = await db
+      .select({
+        id: pushSubscriptions.id,
+        endpoint: pushSubscriptions.endpoint,
+        p256dh: pushSubscriptions.p256dh,
+        auth: pushSubscriptions.auth,
+      })
+      .from(pushSubscriptions)
+      .where(and(inArray(pushSubscriptions.id, [...new Set(claimed.map((d) => d.subscriptionId))]), eq(pushSubscriptions.isActive, true)));
+    const byId = new Map(targets.map((t) => [t.id, t]));
+    await Promise.all(claimed.map((d) => attempt(d, byId.get(d.subscriptionId)).catch(options.onError)));
+    return claimed.length;
+  }
+
+  const loop = (async () => {
+    while (running) {
+      let worked = 0;
+      try {
+        worked = await drainOnce();
+      } catch (err) {
+        options.onError(err);
+      }
+      if (worked) continue;
+      for (const resolve of idleWaiters.splice(0)) resolve();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        wakeUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wakeUp = null;
+    }
+  })();
+
+  return {
+    wake: () => wakeUp?.(),
+    async stop() {
+      running = false;
+      wakeUp?.();
+      await loop;
+    },
+    drained: () =>
+      new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        wakeUp?.();
+      }),
+  };
+}
+
+/** The queue's depth and the age of its oldest queued delivery (push_queue_depth, push_queue_oldest_seconds). */
+export async function queueState(db: Db): Promise<{ depth: number; oldestSeconds: number }> {
+  const [row] = await db
+    .select({
+      depth: sql<number>`count(*)::int`,
+      oldestSeconds: sql<number>`coalesce(extract(epoch from now() - min(${pushDeliveries.createdAt})), 0)::float8`,
+    })
+    .from(pushDeliveries)
+    .where(eq(pushDeliveries.status, "queued"));
+  return { depth: row?.depth ?? 0, oldestSeconds: row?.oldestSeconds ?? 0 };
+}

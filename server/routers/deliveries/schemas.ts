@@ -1,0 +1,55 @@
+// Inputs and answers of the admin view of producers' events and their push deliveries.
+import { z } from "zod";
+import { deliveryStatuses } from "../../../db/schema/producer-events.js";
+import { storableText } from "../text.js";
+
+export const MAX_RECENT_EVENTS = 100;
+
+export const recentEventsInput = z
+  .object({
+    producer: storableText()
+      .max(100)
+      .optional()
+      .meta({ description: "Only this producer's events (the key's name)", examples: ["messaging-service"] }),
+    userId: storableText()
+      .max(200)
+      .optional()
+      .meta({ description: "Only events for this user", examples: ["Xq3v9LmT2pRk8sWd"] }),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_RECENT_EVENTS)
+      .optional()
+      .meta({ description: `Events to answer, newest first, 1 to ${MAX_RECENT_EVENTS} (default 50)`, examples: [50] }),
+  })
+  .default({});
+
+const instant = (what: string) => z.date().describe(`${what} (ISO 8601 date-time, UTC)`);
+
+export const deliveryOutput = z.object({
+  subscriptionId: z.string().describe("The push subscription"),
+  status: z.enum(deliveryStatuses).describe("queued, sent, failed or gone (docs/api.md#durable-push-delivery)"),
+  attempts: z.number().int().describe("Attempts made"),
+  lastStatusCode: z.number().int().nullable().describe("The push service's status at the last attempt"),
+  lastError: z.string().nullable().describe("What went wrong at the last attempt"),
+  nextAttemptAt: instant("When a queued delivery is next tried"),
+  sentAt: instant("When it was sent").nullable().describe("When the push service accepted it"),
+});
+
+export const recentEventsOutput = z.object({
+  events: z
+    .array(
+      z.object({
+        producer: z.string().describe("The producer (the key's name)"),
+        eventId: z.string().describe("The producer's eventId"),
+        userId: z.string().describe("The user it was for"),
+        notificationId: z.string().nullable().describe("The notification made; null when in-app was off"),
+        createdAt: instant("When it was received"),
+        deliveries: z.array(deliveryOutput).describe("Its push deliveries"),
+      }),
+    )
+    .describe("Producers' events, newest first"),
+});
+
+export type RecentEventsInput = z.infer<typeof recentEventsInput>;

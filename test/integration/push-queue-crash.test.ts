@@ -1,0 +1,55 @@
+// A delivery survives its instance: the server is killed (SIGKILL) between a 503 and the retry, and the
+// restarted server sends it (docs/api.md#durable-push-delivery).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LocalPushService, startPushService } from "../../tools/local-push-service.js";
+import { call, producerKey, pushEnv, subscribedUser } from "../helpers/producer-process.js";
+import { type EventStatus, eventFor } from "../helpers/producers.js";
+import { type ProcessDatabase, processDatabase, type ServerProcess, startServerProcess } from "../helpers/server-process.js";
+import { waitFor } from "../helpers/wait.js";
+
+describe("durable push delivery across a crash", () => {
+  let database: ProcessDatabase;
+  let pushService: LocalPushService;
+  const servers: ServerProcess[] = [];
+  beforeAll(async () => {
+    database = await processDatabase();
+    pushService = await startPushService();
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.allSettled(servers.map((s) => s.kill()));
+    await pushService?.close();
+    await database?.close();
+  });
+
+  it("a delivery retried after a 503 is sent by the restarted instance", async () => {
+    // A retry 3 s or more after the 503 leaves the time to kill the server in between.
+    const env = { ...database.env, ...pushEnv(6000) };
+    const first = await startServerProcess(env);
+    servers.push(first);
+    const key = await producerKey(first);
+    const endpoint = pushService.endpoint("503-then-201");
+    const userId = await subscribedUser(first, endpoint);
+    const event = eventFor(userId);
+    const sent = await call(first, "POST", "/api/notifications/events", { events: [event] }, key);
+    expect(sent.status).toBe(200);
+    const arrivals = () => pushService.received.filter((r) => endpoint.endsWith(r.path)).length;
+    // Killed once the 503 is recorded and the retry is waiting: between two attempts.
+    await waitFor(
+      async () => (await call(first, "GET", `/api/notifications/events/${event.eventId}`, undefined, key)).body!.data as EventStatus,
+      (s) => s.deliveries[0]?.lastStatusCode === 503 && s.deliveries[0]?.status === "queued",
+      { withinMs: 10_000, what: "the first attempt's 503 recorded" },
+    );
+    expect(arrivals()).toBe(1);
+    await first.kill();
+
+    const second = await startServerProcess(env);
+    servers.push(second);
+    const status = await waitFor(
+      async () => (await call(second, "GET", `/api/notifications/events/${event.eventId}`, undefined, key)).body!.data as EventStatus,
+      (s) => s.deliveries[0]?.status === "sent",
+      { withinMs: 30_000, what: "the delivery sent after the restart" },
+    );
+    expect(status.deliveries).toEqual([expect.objectContaining({ status: "sent", attempts: 2, lastStatusCode: 201 })]);
+    expect(arrivals()).toBe(2);
+  }, 90_000);
+});
