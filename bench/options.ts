@@ -29,7 +29,14 @@ export type BenchOptions = {
   streamChanges: number;
   /** OFREP event streams open in the ofrep-streams measurement (only when named: --only=ofrep-streams). */
   ofrepStreams: number;
-  /** Scenario names to run (all but streams and ofrep-streams when empty). */
+  /** producer-ingest (only when named): users per batch (one event each), and every n-th of them subscribed to push. */
+  ingestUsers: number;
+  ingestSubscribedEvery: number;
+  /** push-drain (only when named): users, push subscriptions each (one batch queues users × subscriptions), rounds. */
+  drainUsers: number;
+  drainSubscriptionsPerUser: number;
+  drainRounds: number;
+  /** Scenario names to run (all but those run only when named when empty). */
   only: string[];
   /** Skip the small-dataset runs. */
   skipSmall: boolean;
@@ -55,7 +62,11 @@ const USAGE = `npm run bench -- [options]
                         streams: 5,000 open SSE streams, heap per stream, a burst of 500 changes and
                         when each reached its streams;
                         ofrep-streams: 1,000 OFREP event streams, 500 of them on the pros of one
-                        cohort, which is then activated: when each stream heard of it, NOTIFYs sent)
+                        cohort, which is then activated: when each stream heard of it, NOTIFYs sent;
+                        producer-ingest: POST /api/notifications/events, batches of 100 events for 100
+                        users, beside the floor's twin (events/s, commits per batch);
+                        push-drain: 1,000 push deliveries queued in one batch, drained by the product's
+                        queue to a local push service, beside the same sends made with web-push directly)
   --skip-small          skip the 10,000-row runs
   --cpu-prof            run the servers with node --cpu-prof (profiles in bench/results/tmp/)
   --no-write            print only; leave bench/results/ as it is
@@ -114,6 +125,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     streamsPerUser: 2,
     streamChanges: quick ? 100 : 500,
     ofrepStreams: 1000,
+    ingestUsers: 100,
+    ingestSubscribedEvery: 10,
+    drainUsers: 100,
+    drainSubscriptionsPerUser: 10,
+    drainRounds: quick ? 1 : 3,
     only: (values.only ?? "")
       .split(",")
       .map((s) => s.trim())

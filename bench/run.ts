@@ -18,7 +18,19 @@ import { bulkEvaluations } from "./ofrep-client.js";
 import { measureOfrepStreams, ofrepStreamsTable, ofrepStreamsVerdicts } from "./ofrep-streams.js";
 import { parseOptions } from "./options.js";
 import { type MemorySamples, measurePgliteMemory, memoryTable, memoryVerdict } from "./pglite-memory.js";
-import { countsVerdict, inProcessTable, loadVerdicts, ofrepVerdicts, type Row, table, verdictLines, verdicts } from "./report.js";
+import { measureProducerIngest, producerIngestTable, producerIngestVerdicts } from "./producer-ingest.js";
+import { measurePushDrain, pushDrainTable, pushDrainVerdicts } from "./push-drain.js";
+import {
+  countsVerdict,
+  inProcessTable,
+  loadVerdicts,
+  ofrepVerdicts,
+  type Row,
+  table,
+  type Verdict,
+  verdictLines,
+  verdicts,
+} from "./report.js";
 import { buildScenarios, DEFAULT_TARGETS, type Scenario, type TargetKind } from "./scenarios.js";
 import { ADMIN_EMAIL, analyzeAll, hotNotificationIds, type Seeded, seedBase, seedNotifications } from "./seed.js";
 import { type RunningServer, startServer } from "./servers.js";
@@ -29,12 +41,13 @@ const resultsDir = fileURLToPath(new URL(options.quick ? "results/tmp/" : "resul
 const profileDir = fileURLToPath(new URL("results/tmp/profiles/", import.meta.url));
 const secret = randomBytes(32).toString("base64url");
 const vapid = webpush.generateVAPIDKeys();
+const VAPID_SUBJECT = "mailto:bench@bench.test";
 
 const log = (message: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
 const wanted = (name: string) => options.only.length === 0 || options.only.includes(name);
 /** Measurements that run only when named, each on a database of its own. */
-const NAMED_ONLY = ["streams", "ofrep-streams"];
+const NAMED_ONLY = ["streams", "ofrep-streams", "producer-ingest", "push-drain"];
 
 type Target = { kind: TargetKind; label: string; server: RunningServer };
 
@@ -84,7 +97,7 @@ function productEnv(): Record<string, string> {
     PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL,
     VAPID_PUBLIC_KEY: vapid.publicKey,
     VAPID_PRIVATE_KEY: vapid.privateKey,
-    VAPID_SUBJECT: "mailto:bench@bench.test",
+    VAPID_SUBJECT,
     PUSH_ALLOW_HTTP_ENDPOINTS: "true",
     // The bench's push service listens on 127.0.0.1, which push endpoints may not reach otherwise.
     PUSH_ALLOW_PRIVATE_ENDPOINTS: "true",
@@ -307,11 +320,108 @@ async function runOfrepStreams() {
   db = undefined;
 }
 
+/**
+ * A measurement run only when named, on a database of its own (dropped before anything else runs): its
+ * table and verdicts printed and written to bench/results/<name>.md and .json.
+ */
+async function runAlone<R>(
+  name: string,
+  heading: string,
+  setup: string[],
+  measure: (db: BenchDatabase) => Promise<R>,
+  tableOf: (result: R) => string,
+  verdictsOf: (result: R) => Verdict[],
+) {
+  const started = Date.now();
+  db = await createBenchDatabase(options.serverUrl);
+  log(`database ${db.name} created and migrated (${name})`);
+  const env = await environment(setup);
+  const result = await measure(db);
+  const output = [
+    `## ${heading} (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${((Date.now() - started) / 60000).toFixed(1)} min)`,
+    "",
+    ...env,
+    `- load average at the end: ${loadAverage()}`,
+    "",
+    tableOf(result),
+    "",
+    "Targets:",
+    "",
+    verdictLines(verdictsOf(result)),
+  ].join("\n");
+  console.log(`\n${output}\n`);
+  if (options.write) {
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(`${resultsDir}${name}.md`, `${output}\n`);
+    writeFileSync(`${resultsDir}${name}.json`, `${JSON.stringify(result, null, 1)}\n`);
+    log(`written to ${resultsDir}${name}.md`);
+  }
+  log(`dropping database ${db.name}`);
+  await db.drop();
+  db = undefined;
+}
+
+/** The producer API under load beside the floor's twin of it (issue O). */
+const runProducerIngest = () =>
+  runAlone(
+    "producer-ingest",
+    "Producer API: batches of 100 events",
+    [
+      `- load: ${options.connections} connections, ${options.duration} s per run after ${options.warmup} s warm-up; product (VAPID keys set, so its push queue runs) and floor pools ${options.poolSize} connections`,
+      `- ${options.ingestUsers} users, one event each per batch; every ${options.ingestSubscribedEvery}th has one push subscription on a local push service answering 201`,
+    ],
+    (db) =>
+      measureProducerIngest(
+        db,
+        productEnv(),
+        {
+          users: options.ingestUsers,
+          subscribedEvery: options.ingestSubscribedEvery,
+          connections: options.connections,
+          duration: options.duration,
+          warmup: options.warmup,
+          floorEnv: { FLOOR_DATABASE_URL: db.url, FLOOR_POOL_SIZE: String(options.poolSize), BETTER_AUTH_SECRET: secret },
+          cpuProfDir: options.cpuProf ? profileDir : undefined,
+        },
+        log,
+      ),
+    producerIngestTable,
+    producerIngestVerdicts,
+  );
+
+/** The durable push queue draining 1,000 deliveries beside the same sends made directly (issue O). */
+const runPushDrain = () =>
+  runAlone(
+    "push-drain",
+    "Durable push queue: 1,000 deliveries drained",
+    [
+      `- product: one process, pool of 10 connections, VAPID keys set, http and private push endpoints allowed; the local push service in the bench process, answering 201`,
+      `- ${options.drainUsers} users × ${options.drainSubscriptionsPerUser} push subscriptions; ${options.drainRounds} round(s) of product and direct, interleaved`,
+    ],
+    (db) =>
+      measurePushDrain(
+        db,
+        productEnv(),
+        {
+          users: options.drainUsers,
+          subscriptionsPerUser: options.drainSubscriptionsPerUser,
+          rounds: options.drainRounds,
+          vapid: { subject: VAPID_SUBJECT, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
+          cpuProfDir: options.cpuProf ? profileDir : undefined,
+        },
+        log,
+      ),
+    pushDrainTable,
+    pushDrainVerdicts,
+  );
+
 async function main() {
   const started = Date.now();
   log(`database server ${new URL(options.serverUrl).host}; ${options.quick ? "quick mode" : "full run"}`);
   if (options.only.includes("streams")) await runStreams();
   if (options.only.includes("ofrep-streams")) await runOfrepStreams();
+  if (options.only.includes("producer-ingest")) await runProducerIngest();
+  if (options.only.includes("push-drain")) await runPushDrain();
   if (options.only.length > 0 && options.only.every((name) => NAMED_ONLY.includes(name))) return;
   db = await createBenchDatabase(options.serverUrl);
   log(`database ${db.name} created and migrated`);

@@ -114,10 +114,14 @@ export async function seedPros(sql: postgres.Sql, shape: Omit<SeedShape, "users"
 
 /**
  * The bench's service API key, inserted as the service stores one (server/auth/api-keys.ts): the secret's
- * hex SHA-256 and its first characters, scope flags:read, made by `creator`; beside 99 other services' keys
+ * hex SHA-256 and its first characters, scope flags:read (or `scopes`), named "bench", made by `creator`; beside 99 other services' keys
  * (some revoked), so the lookup by hash searches an index as it would in a deployment. Returns the secret.
  */
-export async function seedApiKey(sql: postgres.Sql, creator: { id: string; email: string }): Promise<string> {
+export async function seedApiKey(
+  sql: postgres.Sql,
+  creator: { id: string; email: string },
+  scopes: readonly string[] = ["flags:read"],
+): Promise<string> {
   const secret = BENCH_API_KEY;
   await sql`
     insert into api_keys (name, scopes, prefix, secret_hash, created_by_id, created_by_email, revoked_at)
@@ -127,7 +131,7 @@ export async function seedApiKey(sql: postgres.Sql, creator: { id: string; email
     from generate_series(1, 99) i`;
   await sql`
     insert into api_keys (name, scopes, prefix, secret_hash, created_by_id, created_by_email)
-    values ('bench', ${["flags:read"]}::text[], ${secret.slice(0, API_KEY_PREFIX_LENGTH)},
+    values ('bench', ${[...scopes]}::text[], ${secret.slice(0, API_KEY_PREFIX_LENGTH)},
             ${createHash("sha256").update(secret).digest("hex")}, ${creator.id}, ${creator.email})`;
   return secret;
 }
