@@ -37,7 +37,7 @@ import { appRouter } from "./routers/index.js";
 import { registerTrpcDoor } from "./trpc/door.js";
 
 export type AppDeps = {
-  config: Pick<Config, "corsOrigins" | "logLevel"> & Partial<Pick<Config, "signUp">>;
+  config: Pick<Config, "corsOrigins" | "logLevel"> & Partial<Pick<Config, "signUp" | "approvals">>;
   db: Db;
   /** The database's change announcements (DbHandle.listen); without it live streams show only their first count. */
   listen?: DbHandle["listen"];
@@ -250,7 +250,7 @@ export async function buildApp(deps: AppDeps) {
 
   const rateLimits = { testPush: createRateLimiter(rateLimitStore, "test-push", limits.testPush) };
   const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen, maxStreamsPerUser: limits.streamsPerUser });
-  const createContext = contextFactory({ db: deps.db, push: deps.push, rateLimits, live }, deps.auth);
+  const createContext = contextFactory({ db: deps.db, push: deps.push, rateLimits, live, approvals: deps.config.approvals }, deps.auth);
   registerUnreadCountStream(app, live, createContext);
   await registerTrpcDoor(app, TRPC_PREFIX, {
     router: appRouter,

@@ -42,6 +42,7 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").max(128, "must be at most 128 characters").optional(),
   ADMIN_NAME: z.string().max(200, "must be at most 200 characters").optional(),
   SIGN_UP: z.enum(["open", "closed"], "must be open or closed").default("open"),
+  APPROVALS: z.enum(["off", "required"], "must be off or required").default("off"),
   TRUSTED_ORIGINS: z
     .string()
     .optional()
@@ -106,6 +107,8 @@ export type Config = {
   platformAdminEmails: string[];
   bootstrapAdmin: BootstrapAdmin | null;
   signUp: "open" | "closed";
+  /** APPROVALS: `required` puts cohort activation behind a second admin's approval (docs/api.md#four-eyes-approval). */
+  approvals: "off" | "required";
   /** What start-up should tell the operator about settings it ignores. */
   warnings: string[];
   trustedOrigins: string[];
@@ -159,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD, name: e.ADMIN_NAME?.trim() || "Admin" }
         : null,
     signUp: e.SIGN_UP,
+    approvals: e.APPROVALS,
     warnings,
     trustedOrigins: e.TRUSTED_ORIGINS.length ? e.TRUSTED_ORIGINS : [new URL(baseUrl).origin],
     corsOrigins: e.CORS_ORIGINS,

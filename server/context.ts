@@ -15,6 +15,8 @@ export type Services = {
   rateLimits?: ProcedureRateLimits;
   /** The live unread counts of this instance's open streams; none for callers without HTTP. */
   live?: UnreadHub;
+  /** APPROVALS: `required` puts cohort activation behind a change request (off when absent). */
+  approvals?: "off" | "required";
 };
 
 export type Context = Services & {

@@ -27,8 +27,13 @@ export const auditActions = [
   // Service API keys (server/routers/api-keys/).
   "apikey.create",
   "apikey.revoke",
+  // Four-eyes approval (server/routers/restriction/change-requests.ts).
+  "change_request.create",
+  "change_request.approve",
+  "change_request.reject",
+  "change_request.cancel",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
-export const auditTargetTypes = ["cohort", "pro", "user", "apikey"] as const;
+export const auditTargetTypes = ["cohort", "pro", "user", "apikey", "change_request"] as const;
 export type AuditTargetType = (typeof auditTargetTypes)[number];

@@ -35,6 +35,11 @@ export const auditEvents = pgTable(
      */
     impersonatorId: text("impersonator_id"),
     impersonatorEmail: text("impersonator_email"),
+    /**
+     * What else the change came with: `{approvalBypassed: true}` on a rollback made without a change request
+     * while approvals are required; `{changeRequestId, requestedBy}` on a change an approval applied.
+     */
+    details: jsonb("details"),
   },
   (t) => [
     check("audit_events_action_valid", isOneOf(t.action, auditActions)),

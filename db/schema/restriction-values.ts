@@ -7,3 +7,14 @@ export type CohortStatus = (typeof cohortStatuses)[number];
 
 /** How a pro's flag was changed: per pro, or by a cohort's activation or rollback. */
 export const flagChangeVias = ["pro", "cohort"] as const;
+
+/** What a cohort change request asks for (docs/api.md#four-eyes-approval). */
+export const cohortActions = ["activate", "rollback"] as const;
+export type CohortActionName = (typeof cohortActions)[number];
+
+/** A change request's life: pending until approved (applied, or stale), rejected, cancelled or expired. */
+export const changeRequestStatuses = ["pending", "applied", "stale", "rejected", "cancelled", "expired"] as const;
+export type ChangeRequestStatus = (typeof changeRequestStatuses)[number];
+
+/** A pending request expires after this long. */
+export const CHANGE_REQUEST_TTL_HOURS = 72;

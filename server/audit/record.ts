@@ -24,6 +24,8 @@ export type AuditEntry = {
   before: unknown;
   after: unknown;
   reason?: string | null;
+  /** What else the change came with (audit_events.details), e.g. `{approvalBypassed: true}`. */
+  details?: Record<string, unknown> | null;
 };
 
 export const newAuditEventId = (): string => randomUUID();
@@ -58,6 +60,7 @@ export async function recordAudit(db: DbOrTx, source: AuditSource, entry: AuditE
     before: entry.before ?? null,
     after: entry.after ?? null,
     reason: entry.reason ?? null,
+    details: entry.details ?? null,
     requestId: source.requestId,
     impersonatorId: source.impersonatedBy?.id ?? null,
     impersonatorEmail: source.impersonatedBy?.email ?? null,
@@ -104,6 +107,8 @@ export type AuditEventSql = {
   impersonatedBy: { id: SQL; email: SQL };
   /** The FROM list the values are read from; no rows, no event. */
   from: SQL;
+  /** A jsonb expression, or absent for none. */
+  details?: SQL;
 };
 
 /**
@@ -113,8 +118,8 @@ export type AuditEventSql = {
 export function auditEventInsert(e: AuditEventSql): SQL {
   const by = e.impersonatedBy;
   return sql`insert into ${auditEvents}
-      (id, actor_id, actor_email, action, target_type, target_id, before, after, reason, request_id, impersonator_id, impersonator_email)
+      (id, actor_id, actor_email, action, target_type, target_id, before, after, reason, request_id, impersonator_id, impersonator_email, details)
     select ${e.id}::uuid, ${e.actorId}::text, ${e.actorEmail}::text, ${literal(e.action)}, ${literal(e.targetType)}, ${e.targetId}::text,
-           ${e.before}, ${e.after}, ${e.reason}::text, ${e.requestId}::text, ${by.id}::text, ${by.email}::text
+           ${e.before}, ${e.after}, ${e.reason}::text, ${e.requestId}::text, ${by.id}::text, ${by.email}::text, ${e.details ?? sql`null`}::jsonb
     from ${e.from}`;
 }

@@ -28,6 +28,8 @@ export type ConsoleHarness = {
 };
 
 export type ConsoleOptions = {
+  /** APPROVALS of the app (docs/api.md#four-eyes-approval); off by default. */
+  approvals?: "off" | "required";
   /**
    * "localhost": the app listens on http://localhost:<port> and trusts that exact origin only (not any
    * 127.0.0.1 port), so a page on another localhost port is the same site but an untrusted origin.
@@ -55,10 +57,14 @@ export function useConsole(options: ConsoleOptions = {}): ConsoleHarness {
     if (options.host === "localhost") {
       const port = await freePort("localhost");
       origin = `http://localhost:${port}`;
-      testApp = await createTestApp({ consoleDir: inject("consoleDir"), trustedOrigins: [TEST_ORIGIN, origin] });
+      testApp = await createTestApp({
+        consoleDir: inject("consoleDir"),
+        trustedOrigins: [TEST_ORIGIN, origin],
+        approvals: options.approvals,
+      });
       await testApp.app.listen({ port, host: "localhost" });
     } else {
-      testApp = await createTestApp({ consoleDir: inject("consoleDir") });
+      testApp = await createTestApp({ consoleDir: inject("consoleDir"), approvals: options.approvals });
       // TEST trusted origins admit any http://127.0.0.1 port, so the page's sign-in is a trusted origin.
       await testApp.app.listen({ port: 0, host: "127.0.0.1" });
       origin = `http://127.0.0.1:${(testApp.app.server.address() as AddressInfo).port}`;

@@ -56,6 +56,8 @@ export type TestAppOptions = {
   trustedOrigins?: string[];
   /** The durable push queue's timing (it runs when `push.vapid` is set). */
   deliveries?: AppDeps["deliveries"];
+  /** APPROVALS (docs/api.md#four-eyes-approval); off by default. */
+  approvals?: "off" | "required";
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -72,7 +74,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // Names resolve from a table (test/helpers/dns.ts): no test asks the network.
   const push = createPushService({ vapid: null, lookup: testLookup, ...options.push });
   const app = await buildApp({
-    config: { corsOrigins: ["http://allowed.test"], logLevel: "silent", signUp: options.signUp },
+    config: { corsOrigins: ["http://allowed.test"], logLevel: "silent", signUp: options.signUp, approvals: options.approvals },
     db: db.db,
     listen: db.listen,
     auth,
@@ -123,7 +125,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     push,
     signUp,
     caller: (user, userAgent) =>
-      createCaller(createContextInner({ db: db.db, push }, { user: user ?? null, userAgent: userAgent ?? null })),
+      createCaller(
+        createContextInner({ db: db.db, push, approvals: options.approvals }, { user: user ?? null, userAgent: userAgent ?? null }),
+      ),
     takeContractViolations: () => answers.violations.splice(0),
     contract: answers.checker,
   };

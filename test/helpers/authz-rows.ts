@@ -8,6 +8,7 @@ import { CATEGORIES } from "../../db/categories.js";
 import { notifications, pushSubscriptions } from "../../db/schema/index.js";
 import { apiKeyOf } from "./api-keys.js";
 import { type TestApp, type TestUser, uniqueCohortNumber } from "./app.js";
+import { insertChangeRequest, OTHER_ADMIN } from "./change-requests.js";
 import { freshId, insertCohort, type Personas, PUSH_KEYS, registeredPro } from "./fixtures.js";
 import type { Json, ProcedurePath, WireOutput } from "./rest.js";
 
@@ -108,6 +109,13 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
   });
 
   const none = async () => ({});
+  /** A pending activation request of a cohort whose gates passed, asked by `requester` (another admin by default). */
+  const pendingRequest = async (requester: { id: string; email: string } = OTHER_ADMIN) =>
+    insertChangeRequest(db(), {
+      cohortId: (await insertCohort(db(), { passingCheck: true })).id,
+      action: "activate",
+      requestedBy: requester,
+    });
 
   return {
     "restriction.createCohort": {
@@ -146,6 +154,31 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
       }),
     },
     "restriction.proHistory": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
+    "restriction.createChangeRequest": {
+      access: "admin",
+      prepare: async () => ({ input: { id: (await insertCohort(db(), { passingCheck: true })).id, action: "activate" } }),
+    },
+    "restriction.listChangeRequests": { access: "admin", prepare: none },
+    "restriction.getChangeRequest": { access: "admin", prepare: async () => ({ input: { id: await pendingRequest() } }) },
+    "restriction.approveChangeRequest": {
+      access: "admin",
+      prepare: async () => ({ input: { id: await pendingRequest() }, after: (data) => expect(data.changeRequest.status).toBe("applied") }),
+    },
+    "restriction.rejectChangeRequest": {
+      access: "admin",
+      prepare: async () => ({
+        input: { id: await pendingRequest(), comment: "matrix" },
+        after: (data) => expect(data.changeRequest.status).toBe("rejected"),
+      }),
+    },
+    "restriction.cancelChangeRequest": {
+      access: "admin",
+      // The subject asked: only the requester may cancel.
+      prepare: async ({ subject }) => ({
+        input: { id: await pendingRequest(subject) },
+        after: (data) => expect(data.changeRequest.status).toBe("cancelled"),
+      }),
+    },
     "audit.list": {
       access: "admin",
       prepare: async () => ({ input: { limit: 1 }, after: (data) => expect(data.events.length).toBeLessThanOrEqual(1) }),
@@ -296,6 +329,12 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`GET ${R}`]: { procedure: "restriction.listActive", status: 200 },
   [`GET ${R}/cohorts/:id/checks`]: { procedure: "restriction.listGateChecks", status: 200 },
   [`GET ${R}/cohorts/:id/preview`]: { procedure: "restriction.previewCohort", status: 200 },
+  [`POST ${R}/cohorts/:id/change-requests`]: { procedure: "restriction.createChangeRequest", status: 201 },
+  [`GET ${R}/change-requests`]: { procedure: "restriction.listChangeRequests", status: 200 },
+  [`GET ${R}/change-requests/:id`]: { procedure: "restriction.getChangeRequest", status: 200 },
+  [`POST ${R}/change-requests/:id/approve`]: { procedure: "restriction.approveChangeRequest", status: 200 },
+  [`POST ${R}/change-requests/:id/reject`]: { procedure: "restriction.rejectChangeRequest", status: 200 },
+  [`POST ${R}/change-requests/:id/cancel`]: { procedure: "restriction.cancelChangeRequest", status: 200 },
   [`GET ${R}/:proId`]: { procedure: "restriction.getPro", status: 200 },
   [`GET ${R}/:proId/history`]: { procedure: "restriction.proHistory", status: 200 },
   "GET /api/admin/audit": { procedure: "audit.list", status: 200 },

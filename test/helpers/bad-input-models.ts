@@ -175,6 +175,50 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
         },
       }),
     },
+    [`POST ${R}/cohorts/:id/change-requests`]: {
+      params: { id: cohortId },
+      body: () => ({
+        action: {
+          required: true,
+          valid: fc.constantFrom("activate", "rollback").map(j),
+          invalid: bad("", "ACTIVATE", "delete", 1, null, [], {}),
+        },
+        reason: {
+          valid: fc.oneof(text(500).filter(storable).map(j), validOf(null, "")),
+          invalid: bad(times("r", 501), 5, [], {}, "a\u0000b"),
+        },
+      }),
+    },
+    [`GET ${R}/change-requests`]: {
+      query: () => ({
+        status: {
+          exact: true,
+          valid: fc.constantFrom("pending", "applied", "stale", "rejected", "cancelled", "expired"),
+          invalid: fc.constantFrom("", "PENDING", "done", "pending "),
+        },
+        cohortId: { exact: true, valid: text(100).filter(storable), invalid: fc.constantFrom(times("c", 101)) },
+      }),
+    },
+    [`GET ${R}/change-requests/:id`]: { params: { id: () => segments([], true) } },
+    [`POST ${R}/change-requests/:id/approve`]: {
+      params: { id: () => segments([], true) },
+      body: () => ({
+        comment: { valid: fc.oneof(text(500).filter(storable).map(j), validOf(null)), invalid: bad(times("c", 501), 5, [], {}) },
+      }),
+    },
+    [`POST ${R}/change-requests/:id/reject`]: {
+      params: { id: () => segments([], true) },
+      body: () => ({
+        comment: {
+          required: true,
+          valid: text(500)
+            .filter((x) => nonBlank(x) && storable(x))
+            .map(j),
+          invalid: bad("", "  ", times("c", 501), 5, null, []),
+        },
+      }),
+    },
+    [`POST ${R}/change-requests/:id/cancel`]: { params: { id: () => segments([], true) } },
     [`GET ${R}/:proId`]: { params: { proId } },
     [`GET ${R}/:proId/history`]: { params: { proId } },
     "GET /api/admin/audit": { query: auditQuery },

@@ -11,6 +11,10 @@ export const expectValidationError = (promise: Promise<unknown>, field: string) 
     details: expect.arrayContaining([expect.objectContaining({ field })]),
   });
 
+/** The call fails with the domain error of this kind (and, when given, exactly this message). */
+export const expectAppError = (promise: Promise<unknown>, kind: string, message?: string) =>
+  expect(promise).rejects.toMatchObject({ kind, ...(message === undefined ? {} : { message }) });
+
 /** Each pro's restriction status, in the order given. */
 export const proStatuses = (api: RestrictionApi, proIds: string[]) => Promise.all(proIds.map((proId) => api.getPro({ proId })));
 

@@ -15,18 +15,25 @@ describe("the OpenAPI document, as tools read it", () => {
   const t = useTestApp();
   const served = async (): Promise<Json> => (await t().app.inject({ method: "GET", url: "/openapi.json" })).json();
 
-  it("passes Redocly's recommended ruleset with no error; two warnings kept, each for a reason", async () => {
+  it("passes Redocly's recommended ruleset with no error; the warnings kept are info-license and the contract's ambiguous paths", async () => {
     const doc = await served();
     const config = await createConfig({ extends: ["recommended"] });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: "/openapi.json", config });
-    const found = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`);
-    // The service is not published under a licence: naming one in the document would be untrue. The
-    // contract fixes both paths of the second warning; their methods differ (PATCH, GET) and the router
-    // prefers the static segment, so /api/notifications/events/read is never both.
-    expect(found).toEqual([
-      "warn info-license: Info object should contain `license` field.",
-      "warn no-ambiguous-paths: Paths should resolve unambiguously. Found two ambiguous paths: `/api/notifications/{id}/read` and `/api/notifications/events/{eventId}`.",
-    ]);
+    const found = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`).filter((p) => !p.includes("no-ambiguous-paths"));
+    // The contract fixes every path these name. Each pair differs in method or is told apart by the router's
+    // preference for static segments: a pro named "change-requests" or a notification named "events" is
+    // unreachable by those paths, and no such id is ever made (pro ids are the platform's, notification ids UUIDs).
+    const ambiguous = problems.filter((p) => p.ruleId === "no-ambiguous-paths").map((p) => p.message.match(/`[^`]+` and `[^`]+`/)![0]);
+    expect(ambiguous.sort()).toEqual(
+      [
+        "`/api/notifications/{id}/read` and `/api/notifications/events/{eventId}`",
+        "`/api/admin/restriction/change-requests/{id}` and `/api/admin/restriction/{proId}/history`",
+        "`/api/admin/restriction/change-requests/{id}` and `/api/admin/restriction/{proId}/activate`",
+        "`/api/admin/restriction/change-requests/{id}` and `/api/admin/restriction/{proId}/rollback`",
+      ].sort(),
+    );
+    // The service is not published under a licence: naming one in the document would be untrue.
+    expect(found).toEqual(["warn info-license: Info object should contain `license` field."]);
   });
 
   it("gives openapi-typescript a typed payload for every operation: no `data: unknown`", async () => {

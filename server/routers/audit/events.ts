@@ -20,6 +20,7 @@ export type AuditEvent = {
   requestId: string | null;
   /** The admin behind an impersonation session the change was made with; null otherwise. */
   impersonatedBy: { id: string; email: string } | null;
+  details: Record<string, unknown> | null;
 };
 
 export const toAuditEvent = (row: AuditRow): AuditEvent => ({
@@ -33,6 +34,7 @@ export const toAuditEvent = (row: AuditRow): AuditEvent => ({
   reason: row.reason,
   requestId: row.requestId,
   impersonatedBy: row.impersonatorId === null ? null : { id: row.impersonatorId, email: row.impersonatorEmail ?? "" },
+  details: (row.details as Record<string, unknown> | null) ?? null,
 });
 
 function filters(input: ListAuditInput): SQL[] {

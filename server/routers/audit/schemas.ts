@@ -72,6 +72,12 @@ export const auditEventOutput = z
       .describe(
         "The admin behind the change when it was made with an impersonation session (better-auth's admin plugin), the actor then being the impersonated user; null when the actor acted as themselves, as in user.impersonate and user.stop_impersonating, whose actor is the admin",
       ),
+    details: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .describe(
+        "What else the change came with: {approvalBypassed: true} on a rollback made without a change request while approvals are required; {changeRequestId, requestedBy} on a change an approval applied; null otherwise",
+      ),
   })
   .meta({ id: "AuditEvent", description: "One admin change, as the audit log records it" });
 

@@ -5,11 +5,20 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db, DbOrTx } from "../../../db/client.js";
 import { sqlState } from "../../../db/errors.js";
 import { communicationLogs, gateChecks, restrictionCohorts } from "../../../db/schema/index.js";
-import { auditEventInsert, auditSource, countOnCommit, newAuditEventId, recordAudit, recordJson } from "../../audit/record.js";
+import {
+  type AuditSource,
+  auditEventInsert,
+  auditSource,
+  countOnCommit,
+  newAuditEventId,
+  recordAudit,
+  recordJson,
+} from "../../audit/record.js";
 import { AppError, notFound, validationError } from "../../errors/errors.js";
 import { type AuthedContext, type HandlerArgs, isUuid } from "../types.js";
 import { flagWriteCtes } from "./flags.js";
 import { activationBlocker, evaluateGates, type GateResult } from "./gates.js";
+import { MIN_BYPASS_REASON_LENGTH } from "./limits.js";
 import type { CheckGatesInput, CreateCohortInput, RollbackCohortInput } from "./schemas.js";
 
 export type Cohort = typeof restrictionCohorts.$inferSelect;
@@ -166,6 +175,7 @@ function cohortChangeQuery(tx: DbOrTx, action: CohortAction) {
       after: recordJson(restrictionCohorts, "changed"),
       reason: activate ? sql`null` : sql`${param("reason")}`,
       from: sql`go, changed`,
+      details: sql`${param("details")}::text::jsonb`,
     }),
   );
   return tx
@@ -185,6 +195,8 @@ type CohortChangeParams = {
   impersonatorId: string | null;
   impersonatorEmail: string | null;
   reason: string | null;
+  /** audit_events.details as JSON text, or null. */
+  details: string | null;
 };
 
 /**
@@ -195,46 +207,90 @@ type CohortChangeParams = {
  * rows would say they were off. Started after, it sees everything committed before it, and no gate check
  * can be added while it runs (adding one takes a key-share lock on the cohort row).
  */
-async function changeCohort(ctx: AuthedContext, id: string, action: CohortAction, reason: string | null): Promise<Cohort> {
+async function changeCohort(
+  ctx: AuthedContext,
+  id: string,
+  action: CohortAction,
+  reason: string | null,
+  details: Record<string, unknown> | null = null,
+): Promise<Cohort> {
   if (!isUuid(id)) throw notFound("Cohort", id);
   return ctx.db.transaction(async (tx) => {
-    const lock = tx
-      .select({ id: restrictionCohorts.id })
-      .from(restrictionCohorts)
-      .where(eq(restrictionCohorts.id, sql.placeholder("id")))
-      .for("update")
-      .prepare("cohort_lock");
-    const [locked] = await lock.execute({ id });
-    if (!locked) throw notFound("Cohort", id);
-    const source = auditSource(ctx);
-    const params: CohortChangeParams = {
-      id,
-      auditEventId: newAuditEventId(),
-      actorId: source.actor.id,
-      actorEmail: source.actor.email,
-      requestId: source.requestId,
-      impersonatorId: source.impersonatedBy?.id ?? null,
-      impersonatorEmail: source.impersonatedBy?.email ?? null,
-      reason,
-    };
-    const [row] = await cohortChangeQuery(tx, action).execute(params);
-    if (!row) throw notFound("Cohort", id);
-    if (!row.cohort) {
-      // Only an activation is ever held back, and only by its gate check (all_gates_met is NOT NULL, so null
-      // means that no check has been run).
-      const latestCheck: GateResult | null = row.allGatesMet === null ? null : { allGatesMet: row.allGatesMet, blockedBy: row.blockedBy };
-      const blocker = activationBlocker(latestCheck);
-      if (!blocker) throw new Error(`cohort ${id}: ${action} wrote nothing although its gate check passed`);
-      throw validationError(blocker);
-    }
-    countOnCommit(tx, action);
-    return row.cohort;
+    await lockCohort(tx, id);
+    return applyCohortChange(tx, auditSource(ctx), { id, action, reason, details });
   });
 }
 
-/** Activation: refused (400) while the cohort's latest gate check is missing or failing. */
-export const activateCohort = ({ ctx, input }: HandlerArgs<{ id: string }>) => changeCohort(ctx, input.id, "cohort.activate", null);
+/** Takes the cohort's row lock for the rest of the transaction (see applyCohortChange); 404 when there is no such cohort. */
+export async function lockCohort(tx: DbOrTx, id: string): Promise<void> {
+  const lock = tx
+    .select({ id: restrictionCohorts.id })
+    .from(restrictionCohorts)
+    .where(eq(restrictionCohorts.id, sql.placeholder("id")))
+    .for("update")
+    .prepare("cohort_lock");
+  const [locked] = await lock.execute({ id });
+  if (!locked) throw notFound("Cohort", id);
+}
 
-/** Rollback: any status may be rolled back; a blank reason is stored as null. */
-export const rollbackCohort = ({ ctx, input }: HandlerArgs<RollbackCohortInput>) =>
-  changeCohort(ctx, input.id, "cohort.rollback", input.reason?.trim() ? input.reason : null);
+/**
+ * The change, in a transaction that holds the cohort's row lock (lockCohort): a statement of its own
+ * because PostgreSQL (read committed) reads as of the moment a statement starts: started before the wait
+ * for the lock, it would not see the statuses that the activation it waited for had inserted, and their
+ * history rows would say they were off. Started after, it sees everything committed before it, and no
+ * gate check can be added while it runs (adding one takes a key-share lock on the cohort row).
+ */
+export async function applyCohortChange(
+  tx: DbOrTx,
+  source: AuditSource,
+  change: { id: string; action: CohortAction; reason: string | null; details: Record<string, unknown> | null },
+): Promise<Cohort> {
+  const { id, action } = change;
+  const params: CohortChangeParams = {
+    id,
+    auditEventId: newAuditEventId(),
+    actorId: source.actor.id,
+    actorEmail: source.actor.email,
+    requestId: source.requestId,
+    impersonatorId: source.impersonatedBy?.id ?? null,
+    impersonatorEmail: source.impersonatedBy?.email ?? null,
+    reason: change.reason,
+    details: change.details ? JSON.stringify(change.details) : null,
+  };
+  const [row] = await cohortChangeQuery(tx, action).execute(params);
+  if (!row) throw notFound("Cohort", id);
+  if (!row.cohort) {
+    // Only an activation is ever held back, and only by its gate check (all_gates_met is NOT NULL, so null
+    // means that no check has been run).
+    const latestCheck: GateResult | null = row.allGatesMet === null ? null : { allGatesMet: row.allGatesMet, blockedBy: row.blockedBy };
+    const blocker = activationBlocker(latestCheck);
+    if (!blocker) throw new Error(`cohort ${id}: ${action} wrote nothing although its gate check passed`);
+    throw validationError(blocker);
+  }
+  countOnCommit(tx, action);
+  return row.cohort;
+}
+
+/**
+ * Activation: refused (400) while the cohort's latest gate check is missing or failing; with APPROVALS
+ * required, only through an approved change request (409 here).
+ */
+export async function activateCohort({ ctx, input }: HandlerArgs<{ id: string }>): Promise<Cohort> {
+  if (ctx.approvals === "required") throw new AppError("CONFLICT", "Approval required: create a change request");
+  return changeCohort(ctx, input.id, "cohort.activate", null);
+}
+
+/**
+ * Rollback: any status may be rolled back; a blank reason is stored as null. With APPROVALS required an
+ * emergency must not wait: it goes ahead at once with a written reason, audited as bypassing approval.
+ */
+export async function rollbackCohort({ ctx, input }: HandlerArgs<RollbackCohortInput>): Promise<Cohort> {
+  const reason = input.reason?.trim() ? input.reason : null;
+  if (ctx.approvals !== "required") return changeCohort(ctx, input.id, "cohort.rollback", reason);
+  if ((reason?.trim().length ?? 0) < MIN_BYPASS_REASON_LENGTH) {
+    throw validationError("Approval required: a rollback without a change request needs a written reason", [
+      { field: "reason", message: `must be at least ${MIN_BYPASS_REASON_LENGTH} characters while approvals are required` },
+    ]);
+  }
+  return changeCohort(ctx, input.id, "cohort.rollback", reason, { approvalBypassed: true });
+}

@@ -2,8 +2,29 @@
 
 import { z } from "zod";
 import { mutation, query } from "../contract.js";
-import { cohortOutput, gateCheckOutput, impactOutput, proHistoryOutput, proLookupOutput, proStatusOutput } from "./outputs.js";
-import { checkGatesInput, cohortIdInput, createCohortInput, previewCohortInput, proIdInput, rollbackCohortInput } from "./schemas.js";
+import {
+  changeRequestAnswer,
+  changeRequestListOutput,
+  cohortOutput,
+  gateCheckOutput,
+  impactOutput,
+  proHistoryOutput,
+  proLookupOutput,
+  proStatusOutput,
+} from "./outputs.js";
+import {
+  approveChangeRequestInput,
+  changeRequestIdInput,
+  checkGatesInput,
+  cohortIdInput,
+  createChangeRequestInput,
+  createCohortInput,
+  listChangeRequestsInput,
+  previewCohortInput,
+  proIdInput,
+  rejectChangeRequestInput,
+  rollbackCohortInput,
+} from "./schemas.js";
 
 export const restrictionContract = {
   createCohort: mutation(cohortOutput, createCohortInput),
@@ -18,4 +39,11 @@ export const restrictionContract = {
   activatePro: mutation(proStatusOutput, proIdInput),
   rollbackPro: mutation(proStatusOutput, proIdInput),
   proHistory: query(proHistoryOutput, proIdInput),
+
+  createChangeRequest: mutation(changeRequestAnswer, createChangeRequestInput),
+  listChangeRequests: query(changeRequestListOutput, listChangeRequestsInput),
+  getChangeRequest: query(changeRequestAnswer, changeRequestIdInput),
+  approveChangeRequest: mutation(changeRequestAnswer, approveChangeRequestInput),
+  rejectChangeRequest: mutation(changeRequestAnswer, rejectChangeRequestInput),
+  cancelChangeRequest: mutation(changeRequestAnswer, changeRequestIdInput),
 };

@@ -60,3 +60,12 @@ export function impactOf(facts: ImpactFacts): Impact {
       .map((proId) => ({ proId, cohortIds: holders.get(proId)!.sort() })),
   };
 }
+
+/**
+ * Whether an approval would apply what was reviewed: the same pros switched on and off (docs/api.md#four-eyes-approval).
+ * Order does not matter; which pros stay unchanged follows from the two.
+ */
+export function sameImpact(reviewed: Pick<Impact, "turnOn" | "turnOff">, now: Pick<Impact, "turnOn" | "turnOff">): boolean {
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && new Set([...a, ...b]).size === a.length;
+  return same(reviewed.turnOn, now.turnOn) && same(reviewed.turnOff, now.turnOff);
+}

@@ -4,7 +4,7 @@
 // holds each handler's answer type equal to its schema's at compile time, and the suites hold each REST
 // answer to the document (test/helpers/contract-check.ts).
 import { z } from "zod";
-import { cohortStatuses, flagChangeVias } from "../../../db/schema/restriction-values.js";
+import { changeRequestStatuses, cohortActions, cohortStatuses, flagChangeVias } from "../../../db/schema/restriction-values.js";
 
 const instant = (what: string) => z.date().describe(`${what} (ISO 8601 date-time, UTC)`);
 
@@ -96,3 +96,30 @@ export const proHistoryOutput = z.object({
   proId: z.string().describe("The pro's id"),
   changes: z.array(proFlagChangeOutput).describe("Every change of the pro's flag, newest first"),
 });
+
+const admin = z.object({ id: z.string().describe("The admin's id"), email: z.string().describe("The admin's email address") });
+
+export const changeRequestOutput = z
+  .object({
+    id: z.string().describe("The change request's id (a UUID)"),
+    cohortId: z.string().describe("The cohort to change"),
+    cohortNumber: z.number().int().describe("That cohort's number"),
+    action: z.enum(cohortActions).describe("What is asked for"),
+    reason: z.string().nullable().describe("Why; for a rollback, the rollback's reason"),
+    status: z
+      .enum(changeRequestStatuses)
+      .describe(
+        "pending, then applied (approved), stale (approved after the impact changed: nothing applied), rejected, cancelled, or expired (pending for 72 hours)",
+      ),
+    requestedBy: admin.describe("The admin who asked"),
+    requestedAt: instant("When it was asked"),
+    preview: impactOutput.describe("The impact preview when it was asked: what the approver reviews, and all an approval may apply"),
+    decidedBy: admin.nullable().describe("The admin who approved, rejected or cancelled it; null while pending"),
+    decidedAt: instant("When it was decided").nullable().describe("When it was decided; null while pending"),
+    comment: z.string().nullable().describe("The decision's comment"),
+    appliedAt: instant("When it was applied").nullable().describe("When the approval applied it; null unless applied"),
+  })
+  .meta({ id: "ChangeRequest", description: "A request for a cohort's activation or rollback, waiting for a second admin" });
+
+export const changeRequestAnswer = z.object({ changeRequest: changeRequestOutput });
+export const changeRequestListOutput = z.object({ changeRequests: z.array(changeRequestOutput).describe("Newest first") });

@@ -1,5 +1,13 @@
 // Restriction administration: wiring only. Every procedure requires a platform admin.
 import { adminProcedure, router } from "../../trpc/index.js";
+import {
+  approveChangeRequest,
+  cancelChangeRequest,
+  createChangeRequest,
+  getChangeRequest,
+  listChangeRequests,
+  rejectChangeRequest,
+} from "./change-requests.js";
 import { activateCohort, checkGates, createCohort, listCohorts, listGateChecks, rollbackCohort } from "./cohorts.js";
 import { restrictionContract as c } from "./contract.js";
 import { proHistory } from "./history.js";
@@ -19,4 +27,11 @@ export const restrictionRouter = router({
   activatePro: adminProcedure.input(c.activatePro.input).mutation(activatePro),
   rollbackPro: adminProcedure.input(c.rollbackPro.input).mutation(rollbackPro),
   proHistory: adminProcedure.input(c.proHistory.input).query(proHistory),
+
+  createChangeRequest: adminProcedure.input(c.createChangeRequest.input).mutation(createChangeRequest),
+  listChangeRequests: adminProcedure.input(c.listChangeRequests.input).query(listChangeRequests),
+  getChangeRequest: adminProcedure.input(c.getChangeRequest.input).query(getChangeRequest),
+  approveChangeRequest: adminProcedure.input(c.approveChangeRequest.input).mutation(approveChangeRequest),
+  rejectChangeRequest: adminProcedure.input(c.rejectChangeRequest.input).mutation(rejectChangeRequest),
+  cancelChangeRequest: adminProcedure.input(c.cancelChangeRequest.input).mutation(cancelChangeRequest),
 });

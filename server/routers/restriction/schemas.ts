@@ -2,8 +2,9 @@
 // simply not found (404), never a validation error. Every field carries a description and an example
 // (.meta), which /openapi.json and /docs show.
 import { z } from "zod";
+import { changeRequestStatuses } from "../../../db/schema/restriction-values.js";
 import { nonBlank, storableText } from "../text.js";
-import { MAX_PRO_ID_LENGTH, MAX_PROS_PER_COHORT, MAX_ROLLBACK_REASON_LENGTH } from "./limits.js";
+import { MAX_CHANGE_REQUEST_TEXT_LENGTH, MAX_PRO_ID_LENGTH, MAX_PROS_PER_COHORT, MAX_ROLLBACK_REASON_LENGTH } from "./limits.js";
 
 const INT32_MAX = 2_147_483_647;
 
@@ -86,6 +87,59 @@ export const previewCohortInput = cohortIdInput.extend({
     .meta({ description: "The action to preview: activate or rollback", examples: ["activate"] }),
 });
 
+/** Optional text: absent, null or blank is stored as null. */
+const changeText = (description: string, example: string) =>
+  storableText()
+    .max(MAX_CHANGE_REQUEST_TEXT_LENGTH, `must be at most ${MAX_CHANGE_REQUEST_TEXT_LENGTH} characters`)
+    .nullish()
+    .meta({ description, examples: [example] });
+
+export const createChangeRequestInput = previewCohortInput.extend({
+  reason: changeText(
+    `Why the change is asked for, at most ${MAX_CHANGE_REQUEST_TEXT_LENGTH} characters; for a rollback it becomes the rollback's reason. Blank is stored as null.`,
+    "gates passed on 2026-11-20",
+  ),
+});
+
+export const changeRequestIdInput = z.object({
+  id: z
+    .string()
+    .meta({ description: "The change request's id. An id that names none is 404.", examples: ["0e5b3c9a-2f61-4c0e-9d3b-6a1f2e4d5c7b"] }),
+});
+
+export const approveChangeRequestInput = changeRequestIdInput.extend({
+  comment: changeText(`A comment on the approval, at most ${MAX_CHANGE_REQUEST_TEXT_LENGTH} characters`, "checked the preview"),
+});
+
+export const rejectChangeRequestInput = changeRequestIdInput.extend({
+  comment: nonBlank(
+    storableText({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") }).max(
+      MAX_CHANGE_REQUEST_TEXT_LENGTH,
+      `must be at most ${MAX_CHANGE_REQUEST_TEXT_LENGTH} characters`,
+    ),
+  ).meta({
+    description: `Why the request is rejected (required), at most ${MAX_CHANGE_REQUEST_TEXT_LENGTH} characters`,
+    examples: ["wait for legal"],
+  }),
+});
+
+export const listChangeRequestsInput = z
+  .object({
+    status: z
+      .enum(changeRequestStatuses, { error: `must be one of ${changeRequestStatuses.join(", ")}` })
+      .optional()
+      .meta({ description: "Only requests in this status (a pending one older than 72 hours is expired)", examples: ["pending"] }),
+    cohortId: z
+      .string()
+      .max(100)
+      .optional()
+      .meta({ description: "Only the requests of this cohort", examples: ["b8d80106-7951-44af-a9a3-2b30aa3948eb"] }),
+  })
+  .default({});
+
 export type CreateCohortInput = z.infer<typeof createCohortInput>;
+export type CreateChangeRequestInput = z.infer<typeof createChangeRequestInput>;
+export type ChangeRequestDecisionInput = z.infer<typeof approveChangeRequestInput>;
+export type ListChangeRequestsInput = z.infer<typeof listChangeRequestsInput>;
 export type CheckGatesInput = z.infer<typeof checkGatesInput>;
 export type RollbackCohortInput = z.infer<typeof rollbackCohortInput>;
