@@ -5,8 +5,11 @@ import { type SQL, sql } from "drizzle-orm";
 
 const quote = (value: string) => `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
-/** `{"a","b"}`: every element quoted, so commas, braces, quotes and the word NULL stay text. */
-export const arrayLiteral = (values: readonly (string | boolean)[]) =>
-  `{${values.map((v) => (typeof v === "boolean" ? (v ? "t" : "f") : quote(v))).join(",")}}`;
+/** `{"a","b",NULL}`: every element quoted, so commas, braces, quotes and the word NULL stay text; null is NULL. */
+export const arrayLiteral = (values: readonly (string | boolean | null)[]) =>
+  `{${values.map((v) => (v === null ? "NULL" : typeof v === "boolean" ? (v ? "t" : "f") : quote(v))).join(",")}}`;
 
-export const textArray = (values: readonly string[]): SQL => sql`${arrayLiteral(values)}::text[]`;
+export const textArray = (values: readonly (string | null)[]): SQL => sql`${arrayLiteral(values)}::text[]`;
+
+/** The rows a raw statement answered: postgres.js gives an array of rows, PGlite an object holding them. */
+export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];

@@ -3,7 +3,8 @@
 // (one insert each for events, notifications and push deliveries), so 100 events for 100 users are one
 // commit and one round of NOTIFYs. Deliveries are sent after commit by the queue (server/push/delivery-queue.ts).
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { rowsOf, textArray } from "../../db/arrays.js";
 import { type Category, categoryOf } from "../../db/categories.js";
 import type { Db } from "../../db/client.js";
 import {
@@ -24,6 +25,10 @@ function rejection(issues: readonly { path: PropertyKey[]; message: string }[]):
   const issue = issues[0]!;
   return issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
 }
+
+/** The notification's data: the event's object with its url, as JSON text; null when it has neither. */
+const dataOf = (event: ProducerEvent): string | null =>
+  event.url || event.data ? JSON.stringify({ ...event.data, ...(event.url ? { url: event.url } : {}) }) : null;
 
 const eventIdOf = (raw: unknown): string | null => {
   const id = (raw as { eventId?: unknown } | null)?.eventId;
@@ -97,14 +102,17 @@ export async function ingestEvents(
     if (!claims.length) return;
 
     // A concurrent batch may have claimed an eventId since it was read: only what this insert claims counts.
+    // Each column travels as one array parameter (db/arrays.ts): a batch of 100 is 4 parameters, not 400.
     const claimed = new Set(
-      (
-        await tx
-          .insert(notificationEvents)
-          .values(claims.map((c) => ({ producer, eventId: c.event.eventId, userId: c.event.userId, notificationId: c.notificationId })))
-          .onConflictDoNothing()
-          .returning({ eventId: notificationEvents.eventId })
-      ).map((row) => row.eventId),
+      rowsOf<{ event_id: string }>(
+        await tx.execute(sql`
+          insert into ${notificationEvents} (producer, event_id, user_id, notification_id)
+          select ${producer}::text, e.event_id, e.user_id, e.notification_id::uuid
+          from unnest(${textArray(claims.map((c) => c.event.eventId))}, ${textArray(claims.map((c) => c.event.userId))},
+                      ${textArray(claims.map((c) => c.notificationId))}) as e(event_id, user_id, notification_id)
+          on conflict do nothing
+          returning event_id`),
+      ).map((row) => row.event_id),
     );
     const lost = claims.filter((c) => !claimed.has(c.event.eventId));
     if (lost.length) {
@@ -126,17 +134,13 @@ export async function ingestEvents(
     const won = claims.filter((c) => claimed.has(c.event.eventId));
     const inApp = won.filter((c) => c.notificationId);
     if (inApp.length) {
-      await tx.insert(notifications).values(
-        inApp.map(({ event, category, notificationId }) => ({
-          id: notificationId!,
-          userId: event.userId,
-          eventType: event.type,
-          category,
-          title: event.title,
-          body: event.body ?? null,
-          data: event.url || event.data ? { ...event.data, ...(event.url ? { url: event.url } : {}) } : null,
-        })),
-      );
+      const column = <T extends string | null>(of: (c: (typeof inApp)[number]) => T) => textArray(inApp.map(of));
+      await tx.execute(sql`
+        insert into ${notifications} (id, user_id, event_type, category, title, body, data)
+        select n.id::uuid, n.user_id, n.event_type, n.category, n.title, n.body, n.data::jsonb
+        from unnest(${column((c) => c.notificationId)}, ${column((c) => c.event.userId)}, ${column((c) => c.event.type)},
+                    ${column((c) => c.category)}, ${column((c) => c.event.title)}, ${column((c) => c.event.body ?? null)},
+                    ${column((c) => dataOf(c.event))}) as n(id, user_id, event_type, category, title, body, data)`);
     }
     const deliveries = won.flatMap((c) =>
       c.push
@@ -149,7 +153,14 @@ export async function ingestEvents(
           }))
         : [],
     );
-    if (deliveries.length) await tx.insert(pushDeliveries).values(deliveries);
+    if (deliveries.length) {
+      const column = (of: (d: (typeof deliveries)[number]) => string) => textArray(deliveries.map(of));
+      await tx.execute(sql`
+        insert into ${pushDeliveries} (producer, event_id, subscription_id, payload, urgency)
+        select d.producer, d.event_id, d.subscription_id::uuid, d.payload::jsonb, d.urgency
+        from unnest(${column((d) => d.producer)}, ${column((d) => d.eventId)}, ${column((d) => d.subscriptionId)},
+                    ${column((d) => JSON.stringify(d.payload))}, ${column((d) => d.urgency)}) as d(producer, event_id, subscription_id, payload, urgency)`);
+    }
     queued = deliveries.length;
     for (const c of won) {
       Object.assign(results[c.index]!, {
