@@ -22,12 +22,11 @@ import { securityHeaders } from "./http/security-headers.js";
 import { judgeWrite } from "./http/trusted-writes.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
-import { setPushQueueReader } from "./observability/metrics.js";
 import { requestObserver } from "./observability/request-metrics.js";
 import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
 import { registerOfrep } from "./ofrep/routes.js";
 import { registerProducerRoutes } from "./producers/routes.js";
-import { queueState, startDeliveryQueue } from "./push/delivery-queue.js";
+import { startDeliveryQueue } from "./push/delivery-queue.js";
 import type { PushService } from "./push/sender.js";
 import { registerRestRoutes } from "./rest/adapter.js";
 import { sendError } from "./rest/errors.js";
@@ -275,7 +274,6 @@ export async function buildApp(deps: AppDeps) {
       })
     : null;
   app.addHook("onClose", async () => queue?.stop());
-  setPushQueueReader(() => queueState(deps.db));
   registerProducerRoutes(app, { db: deps.db, push: deps.push, verifyKey, queued: () => queue?.wake() });
 
   const flagChanges = createFlagChangeHub(deps.db, (err) => app.log.warn({ err }, "OFREP: reading a flag change failed"));

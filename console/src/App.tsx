@@ -1,4 +1,5 @@
 // The frame: who is signed in, the navigation, and one view per path under /console.
+import { useQuery } from "@tanstack/react-query";
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { usePathname, useSearch } from "wouter/use-browser-location";
 import { ErrorNotice } from "./components/ErrorNotice.js";
@@ -6,6 +7,8 @@ import { UnreadBadge } from "./components/UnreadBadge.js";
 import { proIdFromLocation } from "./links.js";
 import { useSession } from "./session.js";
 import { ApiKeys } from "./views/ApiKeys.js";
+import { ApprovalRequest } from "./views/ApprovalRequest.js";
+import { Approvals, pendingRequestsQuery } from "./views/Approvals.js";
 import { AuditLog } from "./views/AuditLog.js";
 import { CohortPage } from "./views/CohortPage.js";
 import { Cohorts } from "./views/Cohorts.js";
@@ -21,10 +24,13 @@ const sections = [
   { href: "/test-sender", label: "Test sender" },
   { href: "/api-keys", label: "API keys" },
   { href: "/deliveries", label: "Deliveries" },
+  { href: "/approvals", label: "Approvals" },
 ];
 
 function Nav() {
   const [location] = useLocation();
+  // Change requests waiting for a second admin: "Approvals (2)", refreshed every 30 s and after each change.
+  const pending = useQuery(pendingRequestsQuery()).data?.changeRequests.length ?? 0;
   return (
     <nav aria-label="Sections">
       <ul>
@@ -33,7 +39,7 @@ function Nav() {
           return (
             <li key={s.href}>
               <Link href={s.href} aria-current={active ? "page" : undefined}>
-                {s.label}
+                {s.href === "/approvals" && pending > 0 ? `${s.label} (${pending})` : s.label}
               </Link>
             </li>
           );
@@ -62,6 +68,8 @@ function Views() {
       <Route path="/test-sender" component={TestSender} />
       <Route path="/api-keys" component={ApiKeys} />
       <Route path="/deliveries" component={Deliveries} />
+      <Route path="/approvals" component={Approvals} />
+      <Route path="/approvals/:id">{(params) => <ApprovalRequest key={params.id} id={params.id} />}</Route>
       <Route>
         <Redirect to="/cohorts" replace />
       </Route>

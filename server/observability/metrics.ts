@@ -53,21 +53,14 @@ export const notificationStreamsOpen = new Gauge({
   registers: [registry],
 });
 
-/** What the push queue holds now (server/push/delivery-queue.ts), read from the database at each scrape. */
-let readPushQueue: (() => Promise<{ depth: number; oldestSeconds: number }>) | null = null;
-export const setPushQueueReader = (read: typeof readPushQueue) => {
-  readPushQueue = read;
-};
-
+/**
+ * What the push queue holds (server/push/delivery-queue.ts): each instance's queue reads it from the shared
+ * database every few seconds, never at scrape time (a scrape must not wait for the database).
+ */
 export const pushQueueDepth = new Gauge({
   name: "push_queue_depth",
   help: "Push deliveries queued (waiting for their first attempt or a retry), on the shared database",
   registers: [registry],
-  async collect() {
-    const state = await readPushQueue?.().catch(() => null);
-    this.set(state?.depth ?? 0);
-    pushQueueOldest.set(state?.oldestSeconds ?? 0);
-  },
 });
 
 export const pushQueueOldest = new Gauge({

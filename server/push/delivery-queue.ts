@@ -7,10 +7,13 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { pushDeliveries, pushSubscriptions } from "../../db/schema/index.js";
+import { pushQueueDepth, pushQueueOldest } from "../observability/metrics.js";
 import { afterAttempt } from "./retry.js";
-import type { PushService, PushTarget, Urgency } from "./sender.js";
+import { type PushService, type PushTarget, pushTargetColumns, type Urgency } from "./sender.js";
 
 export const LEASE_SECONDS = 30;
+/** How often an instance reads the queue's depth and oldest age for its metrics. */
+const STATE_EVERY_MS = 5000;
 
 export type DeliveryQueueOptions = {
   db: Db;
@@ -114,12 +117,7 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
     const claimed = await claim();
     if (!claimed.length) return 0;
     const targets = await db
-      .select({
-        id: pushSubscriptions.id,
-        endpoint: pushSubscriptions.endpoint,
-        p256dh: pushSubscriptions.p256dh,
-        auth: pushSubscriptions.auth,
-      })
+      .select(pushTargetColumns)
       .from(pushSubscriptions)
       .where(and(inArray(pushSubscriptions.id, [...new Set(claimed.map((d) => d.subscriptionId))]), eq(pushSubscriptions.isActive, true)));
     const byId = new Map(targets.map((t) => [t.id, t]));
@@ -127,11 +125,21 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
     return claimed.length;
   }
 
+  let stateReadAt = 0;
+  async function reportState() {
+    if (Date.now() - stateReadAt < STATE_EVERY_MS) return;
+    stateReadAt = Date.now();
+    const state = await queueState(db);
+    pushQueueDepth.set(state.depth);
+    pushQueueOldest.set(state.oldestSeconds);
+  }
+
   const loop = (async () => {
     while (running) {
       let worked = 0;
       try {
         worked = await drainOnce();
+        await reportState();
       } catch (err) {
         options.onError(err);
       }

@@ -4,6 +4,7 @@
 // Unless private endpoints are allowed, a connection is only made to a public address (guard.ts).
 import { Agent, fetch } from "undici";
 import webpush from "web-push";
+import { pushSubscriptions } from "../../db/schema/index.js";
 import type { Vapid } from "../config.js";
 import { countPushDelivery } from "../observability/metrics.js";
 import { judgePushAnswer, type PushAnswer, pushDeliveryResult } from "./answer.js";
@@ -14,6 +15,14 @@ import { readRetryAfter } from "./retry.js";
 
 export type PushPayload = { title: string; body: string | null; url: string | null };
 export type PushTarget = { id: string; endpoint: string; p256dh: string; auth: string };
+
+/** The columns of push_subscriptions a send needs: select them as a PushTarget. */
+export const pushTargetColumns = {
+  id: pushSubscriptions.id,
+  endpoint: pushSubscriptions.endpoint,
+  p256dh: pushSubscriptions.p256dh,
+  auth: pushSubscriptions.auth,
+};
 export type PushOutcome = {
   subscriptionId: string;
   statusCode: number | null;

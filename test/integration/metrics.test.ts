@@ -9,10 +9,11 @@ import webpush from "web-push";
 import { buildApp } from "../../server/app.js";
 import { recordAudit } from "../../server/audit/record.js";
 import { type MetricsServer, startMetricsServer } from "../../server/observability/metrics.js";
-import { type LocalPushService, makeSubscriber, startPushService } from "../../tools/local-push-service.js";
+import { type LocalPushService, startPushService } from "../../tools/local-push-service.js";
 import { type TestUser, useTestApp } from "../helpers/app.js";
 import { registeredPro } from "../helpers/fixtures.js";
 import { parseMetrics, type Sample, sampleValue } from "../helpers/metrics.js";
+import { subscribeAt } from "../helpers/push.js";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 
@@ -49,16 +50,7 @@ describe("metrics", () => {
   /** A sample's value, 0 when the text has none yet. */
   const valueIn = (samples: Sample[], name: string, labels: Record<string, string> = {}) => sampleValue(samples, name, labels) ?? 0;
 
-  async function subscribe(user: TestUser, endpoint: string) {
-    const subscriber = makeSubscriber();
-    const res = await t().app.inject({
-      method: "POST",
-      url: "/api/notifications/subscriptions",
-      headers: user.headers,
-      payload: { endpoint, p256dh: subscriber.p256dh, auth: subscriber.auth },
-    });
-    expect(res.statusCode).toBe(200);
-  }
+  const subscribe = (user: TestUser, endpoint: string) => subscribeAt(t(), user, endpoint);
 
   it("counts and times requests by method, route template (tRPC: procedure; no route: unmatched) and status", async () => {
     const admin = await t().signUp({ admin: true });

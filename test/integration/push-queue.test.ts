@@ -6,10 +6,11 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import webpush from "web-push";
 import { pushSubscriptions } from "../../db/schema/index.js";
-import { type Behaviour, type LocalPushService, makeSubscriber, startPushService } from "../../tools/local-push-service.js";
+import { type Behaviour, type LocalPushService, startPushService } from "../../tools/local-push-service.js";
 import { type TestUser, useTestApp } from "../helpers/app.js";
 import { freePort } from "../helpers/net.js";
 import { type EventStatus, eventFor, producer } from "../helpers/producers.js";
+import { subscribeAt } from "../helpers/push.js";
 import { nextCount, openSse } from "../helpers/sse.js";
 import { waitFor } from "../helpers/wait.js";
 
@@ -30,17 +31,7 @@ describe("durable push delivery", () => {
     await pushService?.close();
   });
 
-  async function subscribe(user: TestUser, endpoint: string) {
-    const subscriber = makeSubscriber();
-    const res = await t().app.inject({
-      method: "POST",
-      url: "/api/notifications/subscriptions",
-      headers: user.headers,
-      payload: { endpoint, p256dh: subscriber.p256dh, auth: subscriber.auth },
-    });
-    expect(res.statusCode).toBe(200);
-    return { id: (res.json().data as { subscription: { id: string } }).subscription.id, endpoint, subscriber };
-  }
+  const subscribe = (user: TestUser, endpoint: string) => subscribeAt(t(), user, endpoint);
 
   /** Sends one event to a user subscribed at an endpoint that answers as told; waits until its delivery settles. */
   async function deliverTo(behaviour: Behaviour | string, event: Record<string, unknown> = {}) {

@@ -1,4 +1,4 @@
-// One cohort: what it is, its gate checks, and the actions that change its pros.
+// One cohort: what it is, its gate checks, the actions that change its pros and the requests for them.
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { trpc } from "../api.js";
@@ -6,6 +6,7 @@ import { ErrorNotice } from "../components/ErrorNotice.js";
 import { StatusBadge } from "../components/StatusBadge.js";
 import { Time } from "../components/Time.js";
 import { proPath } from "../links.js";
+import { ChangeRequestHistory } from "./ChangeRequestHistory.js";
 import { CohortActions } from "./CohortActions.js";
 import { GateCheckForm } from "./GateCheckForm.js";
 import { GateCheckHistory } from "./GateCheckHistory.js";
@@ -68,6 +69,7 @@ export function CohortPage({ id }: { id: string }) {
         </details>
       </section>
       <CohortActions cohort={cohort} cohortNumbers={cohortNumbers} />
+      <ChangeRequestHistory cohortId={cohort.id} cohortNumber={cohort.cohortNumber} />
       <GateCheckForm cohortId={cohort.id} />
       <GateCheckHistory cohortId={cohort.id} />
     </>

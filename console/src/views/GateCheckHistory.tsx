@@ -18,31 +18,39 @@ export function GateCheckHistory({ cohortId }: { cohortId: string }) {
       ) : checks.data?.length === 0 ? (
         <p className="empty">No gate check yet: activation stays blocked until one passes.</p>
       ) : (
-        <table>
-          <TableHead columns={["Checked", "Response rate#", "Comparisons#", "Log live", "Legal sign-off", "Result"]} />
-          <tbody>
-            {checks.data?.map((check) => (
-              <tr key={check.id}>
-                <td>
-                  <Time value={check.checkedAt} />
-                </td>
-                <td className="num">{check.responseRate ?? "—"}</td>
-                <td className="num">{check.comparisonsDone ?? "—"}</td>
-                <td>{yesNo(check.logLive)}</td>
-                <td>{yesNo(check.legalSignoff)}</td>
-                <td>
-                  {check.allGatesMet ? (
-                    <span className="badge badge-active">All gates met</span>
-                  ) : (
-                    <>
-                      <span className="badge badge-fail">Blocked</span> {check.blockedBy ?? "unknown"}
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        // On a phone each check is a block of labelled lines (styles.css, table.stacked).
+        <div className="table-scroll">
+          <table className="stacked">
+            <caption className="visually-hidden">Gate checks of the cohort, newest first</caption>
+            <TableHead columns={["Checked", "Response rate#", "Comparisons#", "Log live", "Legal sign-off", "Result"]} />
+            <tbody>
+              {checks.data?.map((check) => (
+                <tr key={check.id}>
+                  <td data-label="Checked">
+                    <Time value={check.checkedAt} />
+                  </td>
+                  <td data-label="Response rate" className="num">
+                    {check.responseRate ?? "—"}
+                  </td>
+                  <td data-label="Comparisons" className="num">
+                    {check.comparisonsDone ?? "—"}
+                  </td>
+                  <td data-label="Log live">{yesNo(check.logLive)}</td>
+                  <td data-label="Legal sign-off">{yesNo(check.legalSignoff)}</td>
+                  <td data-label="Result">
+                    {check.allGatesMet ? (
+                      <span className="badge badge-active">All gates met</span>
+                    ) : (
+                      <>
+                        <span className="badge badge-fail">Blocked</span> {check.blockedBy ?? "unknown"}
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -6,6 +6,7 @@ import type { Db } from "../../../db/client.js";
 import { notifications, pushSubscriptions, users } from "../../../db/schema/index.js";
 import { auditSource, recordAudit } from "../../audit/record.js";
 import { notFound, VapidNotConfiguredError } from "../../errors/errors.js";
+import { pushTargetColumns } from "../../push/sender.js";
 import type { HandlerArgs } from "../types.js";
 import type { TestNotificationInput } from "./schemas.js";
 import type { PushSubscription } from "./subscriptions.js";
@@ -53,12 +54,7 @@ export async function sendTestPush({ ctx, input }: HandlerArgs<TestNotificationI
   if (!ctx.push.vapid) throw new VapidNotConfiguredError();
   await requireUser(ctx.db, input.targetUserId);
   const targets = await ctx.db
-    .select({
-      id: pushSubscriptions.id,
-      endpoint: pushSubscriptions.endpoint,
-      p256dh: pushSubscriptions.p256dh,
-      auth: pushSubscriptions.auth,
-    })
+    .select(pushTargetColumns)
     .from(pushSubscriptions)
     .where(and(eq(pushSubscriptions.userId, input.targetUserId), eq(pushSubscriptions.isActive, true)))
     .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));

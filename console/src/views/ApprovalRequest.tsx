@@ -1,0 +1,321 @@
+// One change request: who asked for what and why, the impact it was made with beside the impact now (what
+// moved in between is marked: an approval would then apply nothing, the request goes stale), and the
+// decision: Approve or Reject with a comment for a second admin, Cancel for the requester.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useRef, useState } from "react";
+import { Link } from "wouter";
+import { MAX_CHANGE_REQUEST_TEXT_LENGTH } from "../../../server/routers/restriction/limits.js";
+import { trpc } from "../api.js";
+import { ErrorNotice } from "../components/ErrorNotice.js";
+import { RequestStatusBadge } from "../components/RequestStatusBadge.js";
+import { Time } from "../components/Time.js";
+import { useSession } from "../session.js";
+import { actionNoun, type ChangeRequest, differences, type Impact } from "./changeRequests.js";
+
+const MAX_COMMENT = MAX_CHANGE_REQUEST_TEXT_LENGTH;
+
+export function ApprovalRequest({ id }: { id: string }) {
+  const queryClient = useQueryClient();
+  const me = useSession().data;
+  const request = useQuery(trpc.restriction.getChangeRequest.queryOptions({ id }));
+  const cr = request.data?.changeRequest;
+  const pending = cr?.status === "pending";
+  const now = useQuery({
+    ...trpc.restriction.previewCohort.queryOptions({ id: cr?.cohortId ?? "", action: cr?.action ?? "activate" }),
+    enabled: pending,
+    // What the database says at this moment, never an earlier answer.
+    gcTime: 0,
+    staleTime: 0,
+  });
+  // The service's word on the decision just made here (a stale approval's 409), shown with its outcome.
+  const [decided, setDecided] = useState<{ message: string | null } | null>(null);
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: trpc.restriction.pathKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() });
+  };
+  const settled = { onSuccess: () => setDecided({ message: null }), onSettled: refresh };
+  const approve = useMutation(
+    trpc.restriction.approveChangeRequest.mutationOptions({
+      ...settled,
+      onError: (error) => {
+        // 409: the impact changed and the request is stale now; any other refusal leaves it pending.
+        if (error.data?.code === "CONFLICT") setDecided({ message: error.message });
+      },
+    }),
+  );
+  const reject = useMutation(trpc.restriction.rejectChangeRequest.mutationOptions(settled));
+  const cancel = useMutation(trpc.restriction.cancelChangeRequest.mutationOptions(settled));
+
+  if (request.isPending) return <p aria-busy="true">Loading change request…</p>;
+  if (!cr) return <ErrorNotice error={request.error} />;
+  const noun = actionNoun[cr.action];
+  const mine = cr.requestedBy.id === me?.id;
+  return (
+    <>
+      <p className="crumbs">
+        <Link href="/approvals">Pending approvals</Link> › {noun} of cohort {cr.cohortNumber}
+      </p>
+      <h1>
+        {noun} of cohort {cr.cohortNumber} <RequestStatusBadge status={cr.status} />
+      </h1>
+      <dl className="facts">
+        <dt>Cohort</dt>
+        <dd>
+          <Link href={`/cohorts/${cr.cohortId}`}>Cohort {cr.cohortNumber}</Link>
+        </dd>
+        <dt>Requested by</dt>
+        <dd className="wrap-anywhere">
+          {cr.requestedBy.email}
+          {mine && " (you)"}, <Time value={cr.requestedAt} />
+        </dd>
+        <dt>Reason</dt>
+        <dd className="wrap-anywhere">{cr.reason ?? <span className="hint">none given</span>}</dd>
+        {cr.decidedBy && (
+          <>
+            <dt>Decided by</dt>
+            <dd className="wrap-anywhere">
+              {cr.decidedBy.email}, <Time value={cr.decidedAt} />
+            </dd>
+            <dt>Comment</dt>
+            <dd className="wrap-anywhere">{cr.comment ?? <span className="hint">none</span>}</dd>
+          </>
+        )}
+      </dl>
+      {!pending && <Outcome request={cr} message={decided?.message ?? null} focus={decided !== null} />}
+      <section className="card" aria-labelledby="impact-title">
+        <h2 id="impact-title">{pending ? "Impact when requested and now" : "Impact when requested"}</h2>
+        <ErrorNotice error={now.error} />
+        {pending && now.isPending && <p aria-busy="true">Working out the impact now…</p>}
+        <CompareImpact requested={cr.preview} now={pending ? now.data : undefined} />
+        {pending && now.data && <Changes requested={cr.preview} now={now.data} />}
+      </section>
+      {pending && mine && (
+        <section className="card" aria-labelledby="decision-title">
+          <h2 id="decision-title">
+            <span className="badge badge-pending">Waiting for another admin</span>
+          </h2>
+          <p className="hint">A second admin approves or rejects it. Until then you may withdraw it.</p>
+          <ErrorNotice title="Not cancelled" error={cancel.error} />
+          <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate({ id: cr.id })}>
+            {cancel.isPending ? "Cancelling…" : "Cancel request"}
+          </button>
+        </section>
+      )}
+      {pending && !mine && (
+        <Decision
+          request={cr}
+          busy={approve.isPending || reject.isPending}
+          error={approve.error ?? reject.error}
+          errorTitle={approve.error ? "Not approved" : "Not rejected"}
+          onApprove={(comment) => {
+            reject.reset();
+            approve.mutate({ id: cr.id, comment });
+          }}
+          onReject={(comment) => {
+            approve.reset();
+            reject.mutate({ id: cr.id, comment });
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** How a decided request ended; focused when it was decided on this page, so that it is read out. */
+function Outcome({ request: cr, message, focus }: { request: ChangeRequest; message: string | null; focus: boolean }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focus) ref.current?.focus();
+  }, [focus]);
+  const done = cr.action === "activate" ? "is active" : "is rolled back";
+  const by = cr.decidedBy?.email ?? "someone";
+  const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+  const [tone, lead, detail] =
+    cr.status === "applied"
+      ? ["notice-ok", "Applied:", `approved by ${by}; cohort ${cr.cohortNumber} ${done}.`]
+      : cr.status === "stale"
+        ? ["notice-warn", "Stale: nothing was applied.", sentence(message ?? "The impact changed between the request and the approval")]
+        : cr.status === "rejected"
+          ? ["notice-error", "Rejected:", `by ${by}: ${cr.comment ?? ""}`]
+          : cr.status === "cancelled"
+            ? ["notice-off", "Cancelled:", "withdrawn by its requester; nothing was applied."]
+            : ["notice-off", "Expired:", "nobody decided within 72 hours, so nothing was applied."];
+  return (
+    <div ref={ref} tabIndex={-1} role="status" className={`notice ${tone} wrap-anywhere`}>
+      <p>
+        <strong>{lead}</strong> {detail}
+      </p>
+      {cr.status !== "applied" && cr.status !== "rejected" && (
+        <p>
+          To go ahead, request the change again from <Link href={`/cohorts/${cr.cohortId}`}>cohort {cr.cohortNumber}</Link>.
+        </p>
+      )}
+    </div>
+  );
+}
+
+const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
+
+function Ids({ ids }: { ids: string[] }) {
+  return (
+    <>
+      <span className="count">{ids.length}</span>
+      {ids.length > 0 && (
+        <details>
+          <summary>{ids.length === 1 ? "the id" : `the ${ids.length} ids`}</summary>
+          <p className="id-list">{ids.join(", ")}</p>
+        </details>
+      )}
+    </>
+  );
+}
+
+const others = (impact: Impact) => impact.alsoInOtherActiveCohorts.map((o) => o.proId);
+
+/** The two previews side by side, a row per kind of pro; a cell that differs from the request's is marked. */
+function CompareImpact({ requested, now }: { requested: Impact; now: Impact | undefined }) {
+  const rows: { label: string; ids(i: Impact): string[] }[] = [
+    { label: "Turn on", ids: (i) => i.turnOn },
+    { label: "Turn off", ids: (i) => i.turnOff },
+    { label: "Unchanged", ids: (i) => i.unchanged },
+    { label: "Unknown pros", ids: (i) => i.unknownPros },
+    { label: "Also in other active cohorts", ids: others },
+  ];
+  return (
+    <div className="table-scroll">
+      <table className="compare">
+        <caption className="visually-hidden">
+          The cohort&apos;s pros by what the change does to them{now ? ": when requested and now" : ""}
+        </caption>
+        <thead>
+          <tr>
+            <td />
+            <th scope="col">When requested</th>
+            {now && <th scope="col">Now</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.label}>
+              <th scope="row">{row.label}</th>
+              <td>
+                <Ids ids={row.ids(requested)} />
+              </td>
+              {now && (
+                <td className={sameIds(row.ids(requested), row.ids(now)) ? undefined : "changed"}>
+                  <Ids ids={row.ids(now)} />
+                  {!sameIds(row.ids(requested), row.ids(now)) && <span className="badge badge-warn">changed</span>}
+                </td>
+              )}
+            </tr>
+          ))}
+          {requested.action === "activate" && (
+            <tr>
+              <th scope="row">Gates</th>
+              <td>{requested.blockedBy ?? "passed"}</td>
+              {now && <td>{now.blockedBy ?? "passed"}</td>}
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** What moved in or out of Turn on / Turn off since the request, in words. */
+function Changes({ requested, now }: { requested: Impact; now: Impact }) {
+  const list = differences(requested, now);
+  return (
+    <>
+      {list.length === 0 ? (
+        <p className="notice notice-ok">No change since the request: approving applies exactly this.</p>
+      ) : (
+        <div className="notice notice-warn">
+          <p>
+            <strong>The impact changed since the request.</strong> Approving now applies nothing: the request becomes stale and has to be
+            made again.
+          </p>
+          <ul className="diff-list" aria-label="Changes since the request">
+            {list.map((d) => (
+              <li key={`${d.sign}${d.proId}`}>
+                <span aria-hidden="true">{d.sign} </span>
+                <code>{d.proId}</code> {d.text}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {now.blockedBy && (
+        <p role="alert" className="notice notice-error">
+          Activation is blocked now: {now.blockedBy} Approving answers with that and the request stays pending.
+        </p>
+      )}
+    </>
+  );
+}
+
+type DecisionProps = {
+  request: ChangeRequest;
+  busy: boolean;
+  error: unknown;
+  errorTitle: string;
+  onApprove(comment: string | null): void;
+  onReject(comment: string): void;
+};
+
+/** A second admin's decision: a comment (required to reject), Approve or Reject. */
+function Decision({ request: cr, busy, error, errorTitle, onApprove, onReject }: DecisionProps) {
+  const ids = useId();
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const [comment, setComment] = useState("");
+  const [rejectTried, setRejectTried] = useState(false);
+  const tooLong = comment.length > MAX_COMMENT;
+  const missing = rejectTried && !comment.trim();
+  const problem = tooLong ? `At most ${MAX_COMMENT} characters.` : missing ? "Write why you reject it: the requester reads it." : null;
+  const reject = () => {
+    setRejectTried(true);
+    if (!comment.trim() || tooLong) return ref.current?.focus();
+    onReject(comment.trim());
+  };
+  const approve = () => {
+    setRejectTried(false);
+    if (tooLong) return ref.current?.focus();
+    onApprove(comment.trim() || null);
+  };
+  return (
+    <section className="card" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>Your decision</h2>
+      <div className="stack">
+        <div className="field">
+          <label htmlFor={`${ids}-comment`}>Comment</label>
+          <textarea
+            id={`${ids}-comment`}
+            ref={ref}
+            rows={3}
+            value={comment}
+            onChange={(e) => setComment(e.target.value)}
+            aria-invalid={Boolean(problem)}
+            aria-describedby={[`${ids}-hint`, problem && `${ids}-error`].filter(Boolean).join(" ")}
+          />
+          <span id={`${ids}-hint`} className="hint">
+            Optional to approve, required to reject; kept with the request and in the audit log. {comment.length} / {MAX_COMMENT} characters
+          </span>
+          {problem && (
+            <span id={`${ids}-error`} className="field-error">
+              {problem}
+            </span>
+          )}
+        </div>
+        <ErrorNotice title={errorTitle} error={error} />
+        <div className="row">
+          <button type="button" className="primary" disabled={busy} onClick={approve}>
+            {busy ? "Working…" : cr.action === "activate" ? "Approve and activate" : "Approve and roll back"}
+          </button>
+          <button type="button" className="danger" disabled={busy} onClick={reject}>
+            Reject
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}

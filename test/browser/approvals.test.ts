@@ -1,0 +1,215 @@
+// Four-eyes approval in a real Chromium (APPROVALS=required): admin A's direct activation is refused and
+// becomes a change request from the cohort page; A sees it waiting for another admin (count in the
+// navigation, Cancel instead of Approve); admin B compares both previews and approves it: applied, cohort
+// active. A second request whose impact changes before approval shows the difference and goes stale.
+// Checked at 1366 and at 390 px wide.
+import { describe, expect, test } from "vitest";
+import { pros } from "../../db/schema/index.js";
+import type { TestUser } from "../helpers/app.js";
+import { chromiumFound } from "./chromium.js";
+import { useConsole } from "./harness.js";
+
+const PASSING = { responseRate: 0.9, comparisonsDone: 60, legalSignoff: true };
+
+describe.skipIf(!chromiumFound())("four-eyes approval", () => {
+  const h = useConsole({ approvals: "required" });
+  let adminA: TestUser;
+  let adminB: TestUser;
+  let cohortId = "";
+
+  const page = () => h.page();
+  const dialog = () => page().getByRole("dialog");
+  const nav = () => page().getByRole("navigation", { name: "Sections" });
+  const pageWidth = () => page().evaluate(() => document.documentElement.scrollWidth);
+  const api = () => h.app().caller(adminA).restriction;
+  /** A row of the comparison: its count when requested and now. */
+  const counts = (label: string) =>
+    page()
+      .getByRole("row", { name: new RegExp(`^${label}`) })
+      .locator("td .count")
+      .allTextContents();
+
+  /** A cohort of three registered pros with a passing gate check. */
+  async function seedCohort(cohortNumber: number, proIds: string[]) {
+    await h
+      .app()
+      .db.db.insert(pros)
+      .values(proIds.map((id) => ({ id, name: `Pro ${id}` })));
+    const cohort = await api().createCohort({ cohortNumber, proIds });
+    await api().checkGates({ id: cohort.id, ...PASSING });
+    return cohort.id;
+  }
+
+  async function switchTo(user: TestUser) {
+    await page().getByRole("button", { name: "Sign out" }).click();
+    await page().getByRole("heading", { name: "Sign in" }).waitFor();
+    await h.signIn(user.email);
+  }
+
+  test("A's direct activation is refused and offers a request; the request is made from the cohort page", async () => {
+    adminA = await h.app().signUp({ admin: true });
+    adminB = await h.app().signUp({ admin: true });
+    cohortId = await seedCohort(701, ["pro-a1", "pro-a2", "pro-a3"]);
+    await h.signIn(adminA.email);
+    await page().goto(`/console/cohorts/${cohortId}`);
+    await page()
+      .getByRole("heading", { level: 1, name: /Cohort 701/ })
+      .waitFor();
+
+    await page().getByRole("button", { name: "Preview activation…" }).click();
+    await dialog().getByRole("button", { name: "Activate", exact: true }).click();
+    await dialog().getByText("A second admin must approve an activation here.").waitFor();
+    await dialog().getByRole("button", { name: "Request approval instead" }).click();
+    await dialog().getByRole("heading", { name: "Request activation of cohort 701" }).waitFor();
+    await dialog()
+      .getByLabel(/^Reason/)
+      .fill("gates passed on the 20th");
+    await h.screenshot("approvals-01-request-dialog", { viewport: true });
+    await dialog().getByRole("button", { name: "Request approval" }).click();
+    await dialog().waitFor({ state: "hidden" });
+    await page().getByRole("status").filter({ hasText: "Activation of cohort 701 requested" }).waitFor();
+
+    const history = page().getByRole("table", { name: "Change requests of cohort 701, newest first" });
+    const cells = await history.getByRole("row").nth(1).getByRole("cell").allTextContents();
+    expect(cells.slice(1, 5)).toEqual(["Activation", "Pending", adminA.email, "gates passed on the 20th"]);
+    // While it is pending the request button opens it instead of asking twice.
+    await page().getByRole("link", { name: "Activation requested: waiting for approval" }).waitFor();
+    expect(await page().getByRole("button", { name: "Request activation…" }).count()).toBe(0);
+    expect(await pageWidth()).toBeLessThanOrEqual(1366);
+    await h.screenshot("approvals-02-cohort-requested-1366");
+  });
+
+  test("A sees the request waiting for another admin, with Cancel instead of Approve", async () => {
+    await nav().getByRole("link", { name: "Approvals (1)" }).click();
+    await page().getByRole("heading", { level: 1, name: "Pending approvals" }).waitFor();
+    const row = page().getByRole("row", { name: /Cohort 701/ });
+    await row.getByText("Waiting for another admin").waitFor();
+    expect(await row.getByRole("cell").nth(1).textContent()).toBe("Activation");
+    await h.screenshot("approvals-03-list-requester-1366");
+
+    await row.getByRole("link", { name: /^Open your request/ }).click();
+    await page()
+      .getByRole("heading", { level: 1, name: /Activation of cohort 701/ })
+      .waitFor();
+    await page().getByRole("heading", { name: "Waiting for another admin" }).waitFor();
+    await page().getByRole("button", { name: "Cancel request" }).waitFor();
+    expect(
+      await page()
+        .getByRole("button", { name: /^Approve/ })
+        .count(),
+    ).toBe(0);
+    expect(await page().getByRole("button", { name: "Reject" }).count()).toBe(0);
+  });
+
+  test("B compares both previews, needs a comment to reject, and approves: applied, cohort active", async () => {
+    await switchTo(adminB);
+    await nav().getByRole("link", { name: "Approvals (1)" }).click();
+    await page()
+      .getByRole("link", { name: /^Review the activation of cohort 701/ })
+      .click();
+    const compare = page().getByRole("table", { name: /when requested and now/ });
+    await compare.getByRole("columnheader", { name: "When requested" }).waitFor();
+    await compare.getByRole("columnheader", { name: "Now" }).waitFor();
+    expect(await counts("Turn on")).toEqual(["3", "3"]);
+    expect(await compare.getByText("changed", { exact: true }).count()).toBe(0);
+    await page().getByText("No change since the request: approving applies exactly this.").waitFor();
+
+    await page().getByRole("button", { name: "Reject" }).click();
+    await page().getByText("Write why you reject it").waitFor();
+    expect(await page().getByLabel("Comment").getAttribute("aria-invalid")).toBe("true");
+    expect(
+      await page()
+        .getByLabel("Comment")
+        .evaluate((el) => el === document.activeElement),
+    ).toBe(true);
+    await page().getByLabel("Comment").fill("checked the preview");
+    await h.screenshot("approvals-04-review-1366");
+
+    await page().getByRole("button", { name: "Approve and activate" }).click();
+    const outcome = page().getByRole("status").filter({ hasText: "Applied" });
+    await outcome.waitFor();
+    expect(await outcome.textContent()).toBe(`Applied: approved by ${adminB.email}; cohort 701 is active.`);
+    await page()
+      .getByRole("heading", { level: 1, name: /Activation of cohort 701\s*Applied/ })
+      .waitFor();
+    await nav().getByRole("link", { name: "Approvals", exact: true }).waitFor();
+    await h.screenshot("approvals-05-applied-1366");
+
+    await page().getByRole("link", { name: "Cohort 701" }).click();
+    await page()
+      .getByRole("heading", { level: 1, name: /Cohort 701\s*Active/ })
+      .waitFor();
+    const row = page()
+      .getByRole("table", { name: /^Change requests of cohort 701/ })
+      .getByRole("row")
+      .nth(1);
+    const cells = await row.getByRole("cell").allTextContents();
+    expect(cells[2]).toBe("Applied");
+    expect(cells[5]).toContain(adminB.email);
+    expect(cells[6]).toBe("checked the preview");
+    expect((await api().listCohorts()).find((c) => c.id === cohortId)?.status).toBe("active");
+  });
+
+  test("a request whose impact changed before approval shows the difference, and approving it is stale", async () => {
+    const staleCohort = await seedCohort(702, ["pro-s1", "pro-s2", "pro-s3"]);
+    const { changeRequest } = await api().createChangeRequest({ id: staleCohort, action: "activate", reason: "second batch" });
+    await api().activatePro({ proId: "pro-s2" });
+
+    await page().goto(`/console/approvals/${changeRequest.id}`);
+    const changes = page().getByRole("list", { name: "Changes since the request" });
+    await changes.waitFor();
+    expect(await changes.getByRole("listitem").allTextContents()).toEqual(["− pro-s2 no longer turned on: it is on already"]);
+    expect(await counts("Turn on")).toEqual(["3", "2"]);
+    expect(await counts("Unchanged")).toEqual(["0", "1"]);
+    const turnOnNow = page()
+      .getByRole("row", { name: /^Turn on/ })
+      .getByRole("cell")
+      .nth(1);
+    expect(await turnOnNow.getByText("changed", { exact: true }).count()).toBe(1);
+    expect(
+      await page()
+        .getByRole("row", { name: /^Turn off/ })
+        .getByText("changed", { exact: true })
+        .count(),
+    ).toBe(0);
+    await nav().getByRole("link", { name: "Approvals (1)" }).waitFor();
+    await h.screenshot("approvals-06-changed-1366");
+
+    // At 390 px: the request, the list and the cohort page fit the screen.
+    await page().setViewportSize({ width: 390, height: 844 });
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
+    await h.screenshot("approvals-07-changed-390");
+    await nav().getByRole("link", { name: "Approvals (1)" }).click();
+    await page()
+      .getByRole("row", { name: /Cohort 702/ })
+      .waitFor();
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
+    await h.screenshot("approvals-08-list-390");
+    await page().goto(`/console/cohorts/${cohortId}`);
+    await page()
+      .getByRole("table", { name: /^Change requests of cohort 701/ })
+      .waitFor();
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
+    await h.screenshot("approvals-09-cohort-390");
+    await page().goto(`/console/approvals/${changeRequest.id}`);
+    await changes.waitFor();
+
+    await page().getByRole("button", { name: "Approve and activate" }).click();
+    const outcome = page().getByRole("status").filter({ hasText: "Stale" });
+    await outcome.waitFor();
+    const [said, next] = await outcome.getByRole("paragraph").allTextContents();
+    expect(said).toMatch(/^Stale: nothing was applied\. The impact changed since the request was made: nothing was applied/);
+    expect(next).toBe("To go ahead, request the change again from cohort 702.");
+    expect(await outcome.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
+    await h.screenshot("approvals-10-stale-390");
+    await page().setViewportSize({ width: 1366, height: 860 });
+
+    expect((await api().getChangeRequest({ id: changeRequest.id })).changeRequest.status).toBe("stale");
+    expect((await api().listCohorts()).find((c) => c.id === staleCohort)?.status).toBe("pending");
+  });
+
+  test("no page errors", () => {
+    expect(h.pageProblems.filter((p) => /Content Security Policy|Refused to|uncaught/i.test(p))).toEqual([]);
+  });
+});
