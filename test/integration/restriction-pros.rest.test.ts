@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { restrictionRoutes } from "../../server/rest/routes.js";
 import { TEST_ORIGIN, type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
+import { insertChangeRequest, OTHER_ADMIN } from "../helpers/change-requests.js";
 import { newProIds, PASSING_GATES } from "../helpers/fixtures.js";
 import type { Json, RestRequest as Request } from "../helpers/rest.js";
 import { RESTRICTION as BASE, expectCohort, expectStatus, restrictionRest } from "../helpers/restriction-rest.js";
@@ -97,6 +98,14 @@ describe("restriction per-pro routes, routing and who may call, over REST", () =
       const cohort = await createCohort(user, [proId]);
       await checkGates(user, cohort.id);
       const id = cohort.id;
+      // Change requests of other cohorts, asked by another admin (approve, reject, read) and by this one (cancel).
+      const requestOf = async (requestedBy: { id: string; email: string }) => {
+        const [pro] = newProIds(1) as [string];
+        const other = await createCohort(user, [pro]);
+        await checkGates(user, other.id);
+        return insertChangeRequest(t().db.db, { cohortId: other.id, action: "activate", requestedBy });
+      };
+      const [toApprove, toReject, toCancel] = [await requestOf(OTHER_ADMIN), await requestOf(OTHER_ADMIN), await requestOf(user)];
       const requests: Record<string, Request & { status: number }> = {
         [`POST ${BASE}/cohorts`]: {
           method: "POST",
@@ -120,6 +129,22 @@ describe("restriction per-pro routes, routing and who may call, over REST", () =
         [`GET ${BASE}/:proId/history`]: { method: "GET", url: `${BASE}/${proId}/history`, status: 200 },
         [`POST ${BASE}/:proId/activate`]: { method: "POST", url: `${BASE}/${proId}/activate`, status: 200 },
         [`POST ${BASE}/:proId/rollback`]: { method: "POST", url: `${BASE}/${proId}/rollback`, status: 200 },
+        [`POST ${BASE}/cohorts/:id/change-requests`]: {
+          method: "POST",
+          url: `${BASE}/cohorts/${id}/change-requests`,
+          payload: { action: "rollback" },
+          status: 201,
+        },
+        [`GET ${BASE}/change-requests`]: { method: "GET", url: `${BASE}/change-requests?status=pending`, status: 200 },
+        [`GET ${BASE}/change-requests/:id`]: { method: "GET", url: `${BASE}/change-requests/${toApprove}`, status: 200 },
+        [`POST ${BASE}/change-requests/:id/approve`]: { method: "POST", url: `${BASE}/change-requests/${toApprove}/approve`, status: 200 },
+        [`POST ${BASE}/change-requests/:id/reject`]: {
+          method: "POST",
+          url: `${BASE}/change-requests/${toReject}/reject`,
+          payload: { comment: "no" },
+          status: 200,
+        },
+        [`POST ${BASE}/change-requests/:id/cancel`]: { method: "POST", url: `${BASE}/change-requests/${toCancel}/cancel`, status: 200 },
       };
       return { requests, cohortId: id, proId };
     }
