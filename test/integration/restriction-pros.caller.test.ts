@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { appRouter } from "../../server/routers/index.js";
 import { uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { expectValidationError } from "../helpers/caller-expect.js";
+import { insertChangeRequest, OTHER_ADMIN } from "../helpers/change-requests.js";
 import {
   type RestrictionApi as Api,
   activeCohort,
@@ -11,6 +12,7 @@ import {
   newCohort,
   newProIds,
   PASSING_GATES,
+  passedCohort,
   registerPros,
 } from "../helpers/fixtures.js";
 
@@ -90,8 +92,11 @@ describe("restriction per-pro flags and who may call (createCaller)", () => {
   });
 
   describe("who may call: platform admins only", () => {
-    /** Every procedure with an input that would succeed for an admin. */
-    const everyProcedure = (api: Api, cohortId: string, proId: string) => ({
+    /**
+     * Every procedure with an input that would succeed for an admin; `requests` are pending change requests
+     * of other cohorts, asked by another admin (approve, reject, read) and by the caller (cancel).
+     */
+    const everyProcedure = (api: Api, cohortId: string, proId: string, requests = { approve: "", reject: "", cancel: "" }) => ({
       createCohort: () => api.createCohort({ cohortNumber: uniqueCohortNumber(), proIds: newProIds(1) }),
       listCohorts: () => api.listCohorts(),
       checkGates: () => api.checkGates({ id: cohortId, ...PASSING_GATES }),
@@ -104,6 +109,12 @@ describe("restriction per-pro flags and who may call (createCaller)", () => {
       activatePro: () => api.activatePro({ proId }),
       rollbackPro: () => api.rollbackPro({ proId }),
       proHistory: () => api.proHistory({ proId }),
+      createChangeRequest: () => api.createChangeRequest({ id: cohortId, action: "rollback" }),
+      listChangeRequests: () => api.listChangeRequests({}),
+      getChangeRequest: () => api.getChangeRequest({ id: requests.approve }),
+      approveChangeRequest: () => api.approveChangeRequest({ id: requests.approve }),
+      rejectChangeRequest: () => api.rejectChangeRequest({ id: requests.reject, comment: "no" }),
+      cancelChangeRequest: () => api.cancelChangeRequest({ id: requests.cancel }),
     });
 
     async function target() {
@@ -148,7 +159,12 @@ describe("restriction per-pro flags and who may call (createCaller)", () => {
 
     it("lets a platform admin call every procedure", async () => {
       const { admin, cohortId, proId } = await target();
-      for (const [name, call] of Object.entries(everyProcedure(admin, cohortId, proId))) {
+      const me = await t().signUp({ admin: true });
+      const api = t().caller(me).restriction;
+      const requestOf = async (requestedBy: { id: string; email: string }) =>
+        insertChangeRequest(t().db.db, { cohortId: (await passedCohort(admin, newProIds(1))).id, action: "activate", requestedBy });
+      const requests = { approve: await requestOf(OTHER_ADMIN), reject: await requestOf(OTHER_ADMIN), cancel: await requestOf(me) };
+      for (const [name, call] of Object.entries(everyProcedure(api, cohortId, proId, requests))) {
         await expect(call(), name).resolves.toBeDefined();
       }
     });
