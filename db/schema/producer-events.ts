@@ -4,10 +4,11 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { isOneOf } from "./checks.js";
+import { deliveryStatuses } from "./delivery-statuses.js";
 
 const tz = { withTimezone: true } as const;
 
-export const deliveryStatuses = ["queued", "sent", "failed", "gone"] as const;
+export { deliveryStatuses } from "./delivery-statuses.js";
 
 /** One row per producer and eventId, kept at least 30 days: a repeat is a duplicate of the first. */
 export const notificationEvents = pgTable(

@@ -1,6 +1,6 @@
 // Inputs and answers of the admin view of producers' events and their push deliveries.
 import { z } from "zod";
-import { deliveryStatuses } from "../../../db/schema/producer-events.js";
+import { deliveryStatuses } from "../../../db/schema/delivery-statuses.js";
 import { storableText } from "../text.js";
 
 export const MAX_RECENT_EVENTS = 100;
