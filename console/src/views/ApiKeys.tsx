@@ -94,7 +94,7 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke(key: ApiKey): v
   // table.keys); the box scrolls sideways should a row still not fit, so the page never does.
   return (
     <div className="table-scroll">
-      <table className="keys">
+      <table className="stacked keys">
         <caption className="visually-hidden">API keys, newest first, revoked ones included</caption>
         <TableHead columns={["Name", "Scopes", "Prefix", "Created", "Expires", "Last used", "Status", "Actions"]} />
         <tbody>

@@ -147,7 +147,7 @@ function EventTable({ events }: { events: ProducerEvent[] }) {
   // table.deliveries); the box scrolls sideways should a row still not fit, so the page never does.
   return (
     <div className="table-scroll">
-      <table className="deliveries">
+      <table className="stacked deliveries">
         <caption className="visually-hidden">Producers' events, newest first, with their push deliveries</caption>
         <TableHead columns={["When", "Producer", "Event id", "User id", "Notification", "Push deliveries"]} />
         <tbody>
