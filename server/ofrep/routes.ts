@@ -39,9 +39,14 @@ function sendOfrepError(reply: FastifyReply, err: unknown): FastifyReply {
 async function authorize(request: FastifyRequest, deps: OfrepDeps): Promise<VerifiedKey> {
   const key = await deps.verifyKey(request.headers["x-api-key"]);
   requireScope(key, "flags:read");
-  const verdict = await deps.limiter(key.id);
-  if (verdict.limited) throw new TooManyRequestsError(verdict.retryAfterSeconds, "Too many OFREP requests for this API key");
+  await countRequest(deps, key.id);
   return key;
+}
+
+/** Counts an evaluation or a stream connection against its key's limit; throws 429 past it. */
+async function countRequest(deps: OfrepDeps, keyId: string): Promise<void> {
+  const verdict = await deps.limiter(keyId);
+  if (verdict.limited) throw new TooManyRequestsError(verdict.retryAfterSeconds, "Too many OFREP requests for this API key");
 }
 
 async function evaluationFor(db: Db, proId: string): Promise<Evaluation> {
@@ -107,8 +112,7 @@ export async function registerOfrep(app: FastifyInstance, deps: OfrepDeps): Prom
             "This event stream URL is not valid (expired, or its key was revoked): evaluate again for a new one",
           );
         }
-        const verdict = await deps.limiter(grant.keyId);
-        if (verdict.limited) throw new TooManyRequestsError(verdict.retryAfterSeconds, "Too many OFREP requests for this API key");
+        await countRequest(deps, grant.keyId);
       } catch (err) {
         return sendOfrepError(reply, err);
       }

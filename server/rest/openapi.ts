@@ -48,12 +48,16 @@ const datesAsText: NonNullable<Parameters<typeof z.toJSONSchema>[1]>["override"]
   }
 };
 
-function inputSchema(route: RestRoute): JsonSchema | null {
-  const schema = inputSchemaOf(route.procedure);
-  if (!schema) return null;
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
+/** One schema as a JSON Schema of this document: no $schema of its own, dates as their ISO text. */
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12", override: datesAsText }) as JsonSchema;
   delete json.$schema;
   return json;
+}
+
+function inputSchema(route: RestRoute): JsonSchema | null {
+  const schema = inputSchemaOf(route.procedure);
+  return schema ? jsonSchemaOf(schema, "input") : null;
 }
 
 /**
@@ -273,13 +277,6 @@ export type OpenApiOptions = {
   serverUrl?: string;
 };
 
-/** A schema of the producer API (server/producers/schemas.ts), shared shapes relocated under components. */
-function producerSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12", override: datesAsText }) as JsonSchema;
-  delete json.$schema;
-  return json;
-}
-
 const producerErrors = (...codes: string[]) => Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/responses/E${code}` }]));
 
 /** The producer API's two operations: a key with notifications:write, never a session. */
@@ -292,11 +289,11 @@ function producerPaths() {
         summary: "Send 1 to 100 events as notifications to users (a key with notifications:write)",
         tags: ["Producers"],
         security,
-        requestBody: { required: true, content: { "application/json": { schema: producerSchema(eventBatchInput, "input") } } },
+        requestBody: { required: true, content: { "application/json": { schema: jsonSchemaOf(eventBatchInput, "input") } } },
         responses: {
           "200": {
             description: "One result per event",
-            content: { "application/json": { schema: successEnvelope(producerSchema(eventBatchOutput, "output")) } },
+            content: { "application/json": { schema: successEnvelope(jsonSchemaOf(eventBatchOutput, "output")) } },
           },
           ...producerErrors("400", "401", "403", "413", "415", "429", "500", "503"),
         },
@@ -320,7 +317,7 @@ function producerPaths() {
         responses: {
           "200": {
             description: "The event",
-            content: { "application/json": { schema: successEnvelope(producerSchema(eventStatusOutput, "output")) } },
+            content: { "application/json": { schema: successEnvelope(jsonSchemaOf(eventStatusOutput, "output")) } },
           },
           ...producerErrors("401", "403", "404", "429", "500", "503"),
         },
@@ -363,7 +360,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
       },
       schemas: {
         ...outputs.components,
-        ProducerEvent: producerSchema(producerEvent, "input"),
+        ProducerEvent: jsonSchemaOf(producerEvent, "input"),
         Error: errorSchema,
         VapidNotConfigured: {
           type: "object",
