@@ -3,8 +3,9 @@
 import { mkdirSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";
 import { launchChromium } from "./chromium.js";
@@ -21,6 +22,13 @@ export type ConsoleHarness = {
    * with `viewport` what is on screen (a modal dialog and its backdrop cover only that).
    */
   screenshot(name: string, options?: { viewport?: boolean }): Promise<string>;
+  /**
+   * The view on screen, held to the console's bar at a desktop (1366 px) and a phone (390 px) width: nothing
+   * wider than the screen (the elements that stick out are named), and axe-core finds no violation of any
+   * of its rules. A screenshot of each width is saved as <name>-1366 and <name>-390 (`viewport` as for
+   * screenshot). The page is left at 1366 px.
+   */
+  checkView(name: string, options?: { viewport?: boolean }): Promise<void>;
   /** Opens the console and signs in through its form (password TEST_PASSWORD); resolves on the cohort list. */
   signIn(email: string): Promise<void>;
   /** Console errors and uncaught exceptions the page reported so far. */
@@ -36,6 +44,51 @@ export type ConsoleOptions = {
    */
   host?: "127.0.0.1" | "localhost";
 };
+
+/** The widths every view is checked at (checkView): a laptop and a phone (an iPhone 14's CSS width). */
+export const VIEW_WIDTHS = [
+  { width: 1366, height: 860 },
+  { width: 390, height: 844 },
+] as const;
+
+/**
+ * What makes the page scroll sideways: the document is wider than the viewport. Names the outermost
+ * elements whose right edge passes the viewport's (not inside a box that scrolls on its own), e.g.
+ * `table.stacked (right 711)`; empty when the page fits.
+ */
+function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    if (root.scrollWidth <= root.clientWidth) return [];
+    const limit = root.clientWidth;
+    const scrollsItself = (el: Element) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const overflowX = getComputedStyle(p).overflowX;
+        if (overflowX === "auto" || overflowX === "scroll" || overflowX === "hidden") return true;
+      }
+      return false;
+    };
+    const out: string[] = [];
+    for (const el of document.body.querySelectorAll("*")) {
+      const right = el.getBoundingClientRect().right;
+      if (right <= limit + 0.5 || scrollsItself(el)) continue;
+      // Only the outermost: a parent already named covers its children.
+      if (el.parentElement && el.parentElement.getBoundingClientRect().right > limit + 0.5 && el.parentElement !== document.body) continue;
+      const cls = typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\s+/).join(".")}` : "";
+      out.push(`${el.tagName.toLowerCase()}${cls} (right ${Math.round(right)}): ${(el.textContent ?? "").trim().slice(0, 40)}`);
+    }
+    return out.length ? out : [`document ${root.scrollWidth} px wide`];
+  });
+}
+
+type AxeViolation = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"][number];
+
+/** An axe-core violation as one readable line: the rule, why, and the first elements it found. */
+const describeViolation = (v: AxeViolation) =>
+  `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+    .slice(0, 3)
+    .map((n) => n.target.join(" "))
+    .join(" | ")}`;
 
 /** A port no one listens on now, for an app that must know its origin before it starts. */
 async function freePort(host: string): Promise<number> {
@@ -99,6 +152,24 @@ export function useConsole(options: ConsoleOptions = {}): ConsoleHarness {
       const path = `${SCREENSHOTS}${testDbKind()}-${name}.png`;
       await need(page, "page").screenshot({ path, fullPage: !options.viewport });
       return path;
+    },
+    async checkView(name, options = {}) {
+      const p = need(page, "page");
+      try {
+        for (const { width, height } of VIEW_WIDTHS) {
+          await p.setViewportSize({ width, height });
+          // Two frames: the layout of the new width is done and painted.
+          await p.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+          const wide = await overflowing(p);
+          expect(wide, `${name} at ${width} px, wider than the screen: ${wide.join("; ")}`).toEqual([]);
+          await this.screenshot(`${name}-${width}`, options);
+          const { violations } = await new AxeBuilder({ page: p }).analyze();
+          const found = violations.map(describeViolation);
+          expect(found, `${name} at ${width} px, axe-core: ${found.join("; ")}`).toEqual([]);
+        }
+      } finally {
+        await p.setViewportSize({ width: 1366, height: 860 });
+      }
     },
     async signIn(email) {
       const p = need(page, "page");
