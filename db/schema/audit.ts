@@ -50,6 +50,11 @@ export const auditEvents = pgTable(
     index("audit_events_target_idx").on(t.targetType, t.targetId, t.seq.desc()),
     index("audit_events_actor_idx").on(t.actorId, t.seq.desc()),
     index("audit_events_at_idx").on(t.at),
+    // An actor filter also finds what an admin did under an impersonation session, and an email finds the
+    // events of an account as it was named then (emails are compared lower-cased, as better-auth stores them).
+    index("audit_events_impersonator_idx").on(t.impersonatorId, t.seq.desc()),
+    index("audit_events_actor_email_idx").on(sql`lower(${t.actorEmail})`, t.seq.desc()),
+    index("audit_events_impersonator_email_idx").on(sql`lower(${t.impersonatorEmail})`, t.seq.desc()),
   ],
 );
 

@@ -312,6 +312,8 @@ export const auditRoutes = [
       targetType: "text",
       targetId: "text",
       actorId: "text",
+      actorEmail: "text",
+      proId: "text",
       since: "text",
       until: "text",
       limit: "strict-number",

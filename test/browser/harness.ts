@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from "../helpers/app.js";
@@ -69,7 +69,7 @@ function overflowing(page: Page): Promise<string[]> {
       return false;
     };
     const out: string[] = [];
-    for (const el of document.body.querySelectorAll("*")) {
+    for (const el of Array.from(document.body.querySelectorAll("*"))) {
       const right = el.getBoundingClientRect().right;
       if (right <= limit + 0.5 || scrollsItself(el)) continue;
       // Only the outermost: a parent already named covers its children.

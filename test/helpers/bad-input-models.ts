@@ -108,6 +108,11 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       targetType: enumOf(auditTargetTypes),
       targetId: id,
       actorId: id,
+      actorEmail: exactText(
+        text(320).filter((s) => nonBlank(s) && storable(s)),
+        fc.constantFrom("", times("e", 321), "a\u0000b@x.io"),
+      ),
+      proId: id,
       since: instant,
       until: instant,
       limit: exactText(fc.integer({ min: 1, max: 200 }).map(String), fc.constantFrom("", "0", "201", "1.5", "-1", "abc", "1e3")),

@@ -30,7 +30,23 @@ export const listAuditInput = z
       .optional()
       .meta({ description: "Only events about this kind of record", examples: ["cohort"] }),
     targetId: id("Only events about the record with this id (a cohort id, pro id or user id)", "pro-0001"),
-    actorId: id("Only events made by the user with this id", "8fJ3kQ2mVx"),
+    actorId: id(
+      "Only events made by the user with this id, as themselves or, for an admin, under an impersonation session (impersonatedBy)",
+      "8fJ3kQ2mVx",
+    ),
+    actorEmail: storableText()
+      .min(1)
+      .max(320, "must be at most 320 characters")
+      .optional()
+      .meta({
+        description:
+          "Only events made by the user with this email address (any case), as themselves or, for an admin, under an impersonation session; the address the event recorded, so a changed or deleted account's events are found by their address then",
+        examples: ["olivia@example.com"],
+      }),
+    proId: id(
+      "Only events that concern this pro: those about the pro itself (pro.activate, pro.rollback) and the cohort activations and rollbacks that switched its flag",
+      "pro-0001",
+    ),
     since: instant("Only events at or after this instant"),
     until: instant("Only events at or before this instant"),
     limit: z
