@@ -64,6 +64,13 @@ export const restrictionRoutes = [
     summary: "Create a rollout cohort (status pending)",
   },
   {
+    method: "POST",
+    path: `${RESTRICTION}/cohorts/preview`,
+    procedure: "restriction.previewNewCohort",
+    input: "body",
+    summary: "Preview a new cohort before creating it: its number taken, unknown pros, pros already in an active cohort (writes nothing)",
+  },
+  {
     method: "GET",
     path: `${RESTRICTION}/cohorts`,
     procedure: "restriction.listCohorts",
@@ -91,6 +98,13 @@ export const restrictionRoutes = [
     input: "query",
     query: { id: "text", action: "text" },
     summary: "Preview what activating or rolling back a cohort would do to each pro's flag (writes nothing)",
+  },
+  {
+    method: "GET",
+    path: `${RESTRICTION}/cohorts/:id/coverage`,
+    procedure: "restriction.cohortCoverage",
+    input: "path",
+    summary: "Which of a cohort's pros are not restricted now, and the change that switched each off",
   },
   {
     method: "POST",

@@ -122,6 +122,13 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
       access: "admin",
       prepare: async () => ({ input: { cohortNumber: uniqueCohortNumber(), proIds: [freshId("pro")] } }),
     },
+    "restriction.previewNewCohort": {
+      access: "admin",
+      prepare: async () => ({
+        input: { cohortNumber: uniqueCohortNumber(), proIds: [freshId("pro")] },
+        after: (data) => expect(data.unknownPros).toHaveLength(1),
+      }),
+    },
     "restriction.listCohorts": { access: "admin", prepare: none },
     "restriction.checkGates": {
       access: "admin",
@@ -151,6 +158,13 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
       prepare: async () => ({
         input: { id: (await insertCohort(db())).id, action: "activate" },
         after: (data) => expect(data.turnOn).toHaveLength(2),
+      }),
+    },
+    "restriction.cohortCoverage": {
+      access: "admin",
+      prepare: async () => ({
+        input: { id: (await insertCohort(db())).id },
+        after: (data) => expect(data.notRestricted).toHaveLength(2),
       }),
     },
     "restriction.proHistory": { access: "admin", prepare: async () => ({ input: { proId: await registeredPro(db()) } }) },
@@ -322,6 +336,7 @@ const N = "/api/notifications";
 /** One row per REST route, naming its procedure and the contract's success status. */
 export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 201 }> = {
   [`POST ${R}/cohorts`]: { procedure: "restriction.createCohort", status: 201 },
+  [`POST ${R}/cohorts/preview`]: { procedure: "restriction.previewNewCohort", status: 200 },
   [`GET ${R}/cohorts`]: { procedure: "restriction.listCohorts", status: 200 },
   [`POST ${R}/cohorts/:id/check-gates`]: { procedure: "restriction.checkGates", status: 201 },
   [`POST ${R}/cohorts/:id/activate`]: { procedure: "restriction.activateCohort", status: 200 },
@@ -329,6 +344,7 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`GET ${R}`]: { procedure: "restriction.listActive", status: 200 },
   [`GET ${R}/cohorts/:id/checks`]: { procedure: "restriction.listGateChecks", status: 200 },
   [`GET ${R}/cohorts/:id/preview`]: { procedure: "restriction.previewCohort", status: 200 },
+  [`GET ${R}/cohorts/:id/coverage`]: { procedure: "restriction.cohortCoverage", status: 200 },
   [`POST ${R}/cohorts/:id/change-requests`]: { procedure: "restriction.createChangeRequest", status: 201 },
   [`GET ${R}/change-requests`]: { procedure: "restriction.listChangeRequests", status: 200 },
   [`GET ${R}/change-requests/:id`]: { procedure: "restriction.getChangeRequest", status: 200 },

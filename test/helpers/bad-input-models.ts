@@ -120,28 +120,31 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
     };
   };
 
-  return {
-    [`POST ${R}/cohorts`]: {
-      body: () => ({
-        cohortNumber: {
-          required: true,
-          valid: fc.oneof(fc.integer({ min: 1, max: INT32_MAX }).map(j), validOf(1, INT32_MAX)),
-          invalid: fc.oneof(bad(0, -1, 2 ** 31, 2 ** 31 + 1, 1.5, 1e308, "5", "", null, true, [], {}, [1]), fc.constant({ json: "1e400" })),
-        },
-        proIds: {
-          required: true,
-          valid: fc.oneof(
-            fc.uniqueArray(validProId, { minLength: 1, maxLength: 8 }).map(j),
-            fc.constant(j(Array.from({ length: 500 }, (_, i) => `p-${i}`))),
-          ),
-          invalid: fc.oneof(
-            bad([], "p", null, {}, { 0: "a" }, 5, [""], ["  "], ["a", "a"], [7], [null], [["a"]], [times("x", 201)], ["a\u0000b"]),
-            fc.constant({ json: j(Array.from({ length: 501 }, (_, i) => `p-${i}`)) }),
-            deepJson.filter((s) => s.startsWith("[")).map((json) => ({ json })),
-          ),
-        },
-      }),
+  /** A new cohort's body: creation and its preview take the same. */
+  const newCohortBody = () => ({
+    cohortNumber: {
+      required: true,
+      valid: fc.oneof(fc.integer({ min: 1, max: INT32_MAX }).map(j), validOf(1, INT32_MAX)),
+      invalid: fc.oneof(bad(0, -1, 2 ** 31, 2 ** 31 + 1, 1.5, 1e308, "5", "", null, true, [], {}, [1]), fc.constant({ json: "1e400" })),
     },
+    proIds: {
+      required: true,
+      valid: fc.oneof(
+        fc.uniqueArray(validProId, { minLength: 1, maxLength: 8 }).map(j),
+        fc.constant(j(Array.from({ length: 500 }, (_, i) => `p-${i}`))),
+      ),
+      invalid: fc.oneof(
+        bad([], "p", null, {}, { 0: "a" }, 5, [""], ["  "], ["a", "a"], [7], [null], [["a"]], [times("x", 201)], ["a\u0000b"]),
+        fc.constant({ json: j(Array.from({ length: 501 }, (_, i) => `p-${i}`)) }),
+        deepJson.filter((s) => s.startsWith("[")).map((json) => ({ json })),
+      ),
+    },
+  });
+
+  return {
+    [`POST ${R}/cohorts`]: { body: newCohortBody },
+    // The same body as creation: the preview of a new cohort.
+    [`POST ${R}/cohorts/preview`]: { body: newCohortBody },
     [`GET ${R}/cohorts`]: {},
     [`POST ${R}/cohorts/:id/check-gates`]: {
       params: { id: cohortId },
@@ -169,6 +172,7 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
     },
     [`GET ${R}`]: {},
     [`GET ${R}/cohorts/:id/checks`]: { params: { id: cohortId } },
+    [`GET ${R}/cohorts/:id/coverage`]: { params: { id: cohortId } },
     [`GET ${R}/cohorts/:id/preview`]: {
       params: { id: cohortId },
       query: () => ({

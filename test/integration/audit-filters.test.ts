@@ -64,7 +64,8 @@ describe("GET /api/admin/audit?actorEmail= and actorId=", () => {
     const asColleague = await newCohort(impersonating(admin, colleague).restriction);
     const colleagues = await newCohort(t().caller(colleague).restriction);
 
-    for (const query of [{ actorEmail: admin.email.toUpperCase() }, { actorId: admin.id }]) {
+    const byEmailOrId: Record<string, string>[] = [{ actorEmail: admin.email.toUpperCase() }, { actorId: admin.id }];
+    for (const query of byEmailOrId) {
       const { status, data } = await get(admin, { ...query, action: "cohort.create" });
       expect(status).toBe(200);
       expect(data.events.map((e) => e.target.id)).toEqual([asColleague.id, own.id]);

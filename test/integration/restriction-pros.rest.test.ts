@@ -122,6 +122,13 @@ describe("restriction per-pro routes, routing and who may call, over REST", () =
         },
         [`GET ${BASE}/cohorts/:id/checks`]: { method: "GET", url: `${BASE}/cohorts/${id}/checks`, status: 200 },
         [`GET ${BASE}/cohorts/:id/preview`]: { method: "GET", url: `${BASE}/cohorts/${id}/preview?action=rollback`, status: 200 },
+        [`POST ${BASE}/cohorts/preview`]: {
+          method: "POST",
+          url: `${BASE}/cohorts/preview`,
+          payload: { cohortNumber: uniqueCohortNumber(), proIds: ["z"] },
+          status: 200,
+        },
+        [`GET ${BASE}/cohorts/:id/coverage`]: { method: "GET", url: `${BASE}/cohorts/${id}/coverage`, status: 200 },
         [`POST ${BASE}/cohorts/:id/activate`]: { ...activate(id), status: 200 },
         [`POST ${BASE}/cohorts/:id/rollback`]: { ...rollback(id, { reason: "r" }), status: 200 },
         [`GET ${BASE}`]: { method: "GET", url: BASE, status: 200 },

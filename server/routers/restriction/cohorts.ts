@@ -50,7 +50,7 @@ export async function listCohorts({ ctx }: HandlerArgs): Promise<Cohort[]> {
   return ctx.db.select().from(restrictionCohorts).orderBy(asc(restrictionCohorts.cohortNumber));
 }
 
-async function findCohort(db: Db, id: string): Promise<Cohort> {
+export async function findCohort(db: Db, id: string): Promise<Cohort> {
   if (!isUuid(id)) throw notFound("Cohort", id);
   const [cohort] = await db.select().from(restrictionCohorts).where(eq(restrictionCohorts.id, id));
   if (!cohort) throw notFound("Cohort", id);

@@ -5,9 +5,11 @@ import { mutation, query } from "../contract.js";
 import {
   changeRequestAnswer,
   changeRequestListOutput,
+  cohortCoverageOutput,
   cohortOutput,
   gateCheckOutput,
   impactOutput,
+  newCohortPreviewOutput,
   proHistoryOutput,
   proLookupOutput,
   proStatusOutput,
@@ -28,10 +30,13 @@ import {
 
 export const restrictionContract = {
   createCohort: mutation(cohortOutput, createCohortInput),
+  // A read, but of a body of up to 500 ids: a POST (docs/api.md#new-cohort-preview).
+  previewNewCohort: mutation(newCohortPreviewOutput, createCohortInput),
   listCohorts: query(z.array(cohortOutput)),
   checkGates: mutation(gateCheckOutput, checkGatesInput),
   listGateChecks: query(z.array(gateCheckOutput), cohortIdInput),
   previewCohort: query(impactOutput, previewCohortInput),
+  cohortCoverage: query(cohortCoverageOutput, cohortIdInput),
   activateCohort: mutation(cohortOutput, cohortIdInput),
   rollbackCohort: mutation(cohortOutput, rollbackCohortInput),
   listActive: query(z.array(proStatusOutput)),

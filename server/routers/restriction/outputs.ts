@@ -4,6 +4,7 @@
 // holds each handler's answer type equal to its schema's at compile time, and the suites hold each REST
 // answer to the document (test/helpers/contract-check.ts).
 import { z } from "zod";
+import { auditActions } from "../../../db/schema/audit-actions.js";
 import { changeRequestStatuses, cohortActions, cohortStatuses, flagChangeVias } from "../../../db/schema/restriction-values.js";
 
 const instant = (what: string) => z.date().describe(`${what} (ISO 8601 date-time, UTC)`);
@@ -123,3 +124,52 @@ export const changeRequestOutput = z
 
 export const changeRequestAnswer = z.object({ changeRequest: changeRequestOutput });
 export const changeRequestListOutput = z.object({ changeRequests: z.array(changeRequestOutput).describe("Newest first") });
+
+const alsoInActiveCohorts = z
+  .array(
+    z.object({
+      proId: z.string().describe("A pro of the list"),
+      cohortIds: z.array(z.string()).describe("The active cohorts that hold it"),
+    }),
+  )
+  .describe("Pros of the list that an active cohort already holds");
+
+export const newCohortPreviewOutput = z
+  .object({
+    cohortNumberTaken: z.boolean().describe("Whether another cohort has the number already (creating it would answer 409)"),
+    unknownPros: proIds("Pros of the list that are not in the pros table: allowed, but their flag is written all the same"),
+    alsoInActiveCohorts,
+  })
+  .meta({ id: "NewCohortPreview", description: "What creating a cohort of these pros would meet; nothing is written" });
+
+const turnedOffBy = z
+  .object({
+    at: instant("When the flag was switched off"),
+    via: z.enum(flagChangeVias).describe("pro: switched off per pro; cohort: by a cohort's rollback"),
+    cohortId: z.string().nullable().describe("The cohort whose rollback switched it off; null when via is pro"),
+    cohortNumber: z.number().int().nullable().describe("That cohort's number; null when via is pro"),
+    action: z.enum(auditActions).describe("The audit action of the change, e.g. cohort.rollback or pro.rollback"),
+    reason: z.string().nullable().describe("The reason recorded with the change (a rollback's); null when none"),
+    actor: admin.describe("The admin who made the change"),
+    auditEventId: z.string().describe("The audit event that records the change"),
+  })
+  .describe("The latest change of the pro's flag: the one that left it off");
+
+export const cohortCoverageOutput = z
+  .object({
+    cohortId: z.string().describe("The cohort"),
+    status: z.enum(cohortStatuses).describe("The cohort's status; the coverage matters for an active cohort"),
+    restricted: z.number().int().describe("How many of the cohort's pros are restricted now"),
+    notRestricted: z
+      .array(
+        z.object({
+          proId: z.string().describe("A pro of the cohort whose restriction is off now"),
+          turnedOffBy: turnedOffBy.nullable().describe("The change that left it off; null when its flag was never set"),
+        }),
+      )
+      .describe("The cohort's pros that are not restricted now, in the cohort's order"),
+  })
+  .meta({
+    id: "CohortCoverage",
+    description: "How much of a cohort is restricted now, and for each pro that is not, the change that switched it off",
+  });

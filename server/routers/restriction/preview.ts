@@ -1,12 +1,14 @@
 // The impact preview (docs/api.md#impact-preview): what activating or rolling back a cohort would do,
-// read from the tables and judged by impactOf (impact.ts). It writes nothing.
+// read from the tables and judged by impactOf (impact.ts); and the same reading for a cohort not yet
+// created (previewNewCohort). Both write nothing.
 import { and, arrayOverlaps, eq, inArray, ne } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.js";
 import { proRestrictionStatus, pros, restrictionCohorts } from "../../../db/schema/index.js";
 import { notFound } from "../../errors/errors.js";
 import { type HandlerArgs, isUuid } from "../types.js";
 import { cohortWithLatestCheck } from "./cohorts.js";
-import { type CohortAction, type Impact, impactOf } from "./impact.js";
+import { type CohortAction, type Impact, type ImpactFacts, impactOf } from "./impact.js";
+import type { CreateCohortInput } from "./schemas.js";
 
 export async function previewCohort({ ctx, input }: HandlerArgs<{ id: string; action: CohortAction }>): Promise<Impact> {
   if (!isUuid(input.id)) throw notFound("Cohort", input.id);
@@ -16,7 +18,16 @@ export async function previewCohort({ ctx, input }: HandlerArgs<{ id: string; ac
 /** What the action would do now, read in `db` (a transaction holding the cohort's lock reads what it would apply). */
 export async function impactNow(db: DbOrTx, id: string, action: CohortAction): Promise<Impact> {
   const { cohort, latestCheck } = await cohortWithLatestCheck(db, id);
-  const ids = cohort.proIds;
+  return impactOf({ action, cohort, latestCheck, ...(await prosNow(db, cohort.proIds, cohort.id)) });
+}
+
+/** What these pros are now: their stored flags, which are known pros, and the active cohorts (but `self`) holding any. */
+async function prosNow(
+  db: DbOrTx,
+  ids: string[],
+  self: string | null,
+): Promise<Pick<ImpactFacts, "flags" | "knownPros" | "otherActiveCohorts">> {
+  const active = and(eq(restrictionCohorts.status, "active"), arrayOverlaps(restrictionCohorts.proIds, ids));
   const [flags, known, otherActiveCohorts] = await Promise.all([
     db
       .select({ proId: proRestrictionStatus.proId, restrictionActive: proRestrictionStatus.restrictionActive })
@@ -26,16 +37,31 @@ export async function impactNow(db: DbOrTx, id: string, action: CohortAction): P
     db
       .select({ id: restrictionCohorts.id, proIds: restrictionCohorts.proIds })
       .from(restrictionCohorts)
-      .where(
-        and(eq(restrictionCohorts.status, "active"), ne(restrictionCohorts.id, cohort.id), arrayOverlaps(restrictionCohorts.proIds, ids)),
-      ),
+      .where(self === null ? active : and(active, ne(restrictionCohorts.id, self))),
   ]);
-  return impactOf({
-    action,
-    cohort,
-    latestCheck,
+  return {
     flags: new Map(flags.map((f) => [f.proId, f.restrictionActive])),
     knownPros: new Set(known.map((p) => p.id)),
     otherActiveCohorts,
-  });
+  };
+}
+
+export type NewCohortPreview = {
+  cohortNumberTaken: boolean;
+  unknownPros: string[];
+  alsoInActiveCohorts: Impact["alsoInOtherActiveCohorts"];
+};
+
+/** What creating this cohort would meet: its number taken, pros not in the pros table, pros an active cohort holds. */
+export async function previewNewCohort({ ctx, input }: HandlerArgs<CreateCohortInput>): Promise<NewCohortPreview> {
+  const [taken, now] = await Promise.all([
+    ctx.db
+      .select({ id: restrictionCohorts.id })
+      .from(restrictionCohorts)
+      .where(eq(restrictionCohorts.cohortNumber, input.cohortNumber))
+      .limit(1),
+    prosNow(ctx.db, input.proIds, null),
+  ]);
+  const impact = impactOf({ action: "activate", cohort: { id: "", proIds: input.proIds }, latestCheck: null, ...now });
+  return { cohortNumberTaken: taken.length > 0, unknownPros: impact.unknownPros, alsoInActiveCohorts: impact.alsoInOtherActiveCohorts };
 }

@@ -10,16 +10,19 @@ import {
 } from "./change-requests.js";
 import { activateCohort, checkGates, createCohort, listCohorts, listGateChecks, rollbackCohort } from "./cohorts.js";
 import { restrictionContract as c } from "./contract.js";
+import { cohortCoverage } from "./coverage.js";
 import { proHistory } from "./history.js";
-import { previewCohort } from "./preview.js";
+import { previewCohort, previewNewCohort } from "./preview.js";
 import { activatePro, getProStatus, listActivePros, rollbackPro } from "./pros.js";
 
 export const restrictionRouter = router({
   createCohort: adminProcedure.input(c.createCohort.input).mutation(createCohort),
+  previewNewCohort: adminProcedure.input(c.previewNewCohort.input).mutation(previewNewCohort),
   listCohorts: adminProcedure.query(listCohorts),
   checkGates: adminProcedure.input(c.checkGates.input).mutation(checkGates),
   listGateChecks: adminProcedure.input(c.listGateChecks.input).query(listGateChecks),
   previewCohort: adminProcedure.input(c.previewCohort.input).query(previewCohort),
+  cohortCoverage: adminProcedure.input(c.cohortCoverage.input).query(cohortCoverage),
   activateCohort: adminProcedure.input(c.activateCohort.input).mutation(activateCohort),
   rollbackCohort: adminProcedure.input(c.rollbackCohort.input).mutation(rollbackCohort),
   listActive: adminProcedure.query(listActivePros),
