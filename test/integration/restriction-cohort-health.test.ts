@@ -10,7 +10,7 @@ import { snapshotTables } from "../helpers/snapshot.js";
 const t = useTestApp();
 const R = "/api/admin/restriction";
 
-async function call<T>(user: TestUser, method: "GET" | "POST", url: string, payload?: unknown) {
+async function call<T>(user: TestUser, method: "GET" | "POST", url: string, payload?: Record<string, unknown>) {
   const res = await t().app.inject({ method, url, headers: user.headers, ...(payload === undefined ? {} : { payload }) });
   const body = res.json() as { data: T; error?: ApiError };
   return { status: res.statusCode, data: body.data, error: body.error };
