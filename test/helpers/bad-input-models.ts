@@ -143,8 +143,13 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
 
   return {
     [`POST ${R}/cohorts`]: { body: newCohortBody },
-    // The same body as creation: the preview of a new cohort.
-    [`POST ${R}/cohorts/preview`]: { body: newCohortBody },
+    // The same body as creation, the number optional: the preview of a new cohort.
+    [`POST ${R}/cohorts/preview`]: {
+      body: () => {
+        const { cohortNumber, proIds } = newCohortBody();
+        return { cohortNumber: { ...cohortNumber, required: false }, proIds };
+      },
+    },
     [`GET ${R}/cohorts`]: {},
     [`POST ${R}/cohorts/:id/check-gates`]: {
       params: { id: cohortId },

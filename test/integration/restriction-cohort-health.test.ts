@@ -43,6 +43,11 @@ describe("POST /api/admin/restriction/cohorts/preview", () => {
       alsoInActiveCohorts: [{ proId: held, cohortIds: [holder.id] }],
     });
     expect(taken.data).toEqual({ cohortNumberTaken: true, unknownPros: [], alsoInActiveCohorts: [] });
+    // Without a number, the pros alone: how the console's pro lookup tells a known pro from an unknown one.
+    const prosAlone = await t()
+      .caller(admin)
+      .restriction.previewNewCohort({ proIds: [known, unknown] });
+    expect(prosAlone).toEqual({ cohortNumberTaken: null, unknownPros: [unknown], alsoInActiveCohorts: [] });
   });
 
   it("refuses what creation refuses, with the same 400", async () => {

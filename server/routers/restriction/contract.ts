@@ -23,6 +23,7 @@ import {
   createCohortInput,
   listChangeRequestsInput,
   previewCohortInput,
+  previewNewCohortInput,
   proIdInput,
   rejectChangeRequestInput,
   rollbackCohortInput,
@@ -31,7 +32,7 @@ import {
 export const restrictionContract = {
   createCohort: mutation(cohortOutput, createCohortInput),
   // A read, but of a body of up to 500 ids: a POST (docs/api.md#new-cohort-preview).
-  previewNewCohort: mutation(newCohortPreviewOutput, createCohortInput),
+  previewNewCohort: mutation(newCohortPreviewOutput, previewNewCohortInput),
   listCohorts: query(z.array(cohortOutput)),
   checkGates: mutation(gateCheckOutput, checkGatesInput),
   listGateChecks: query(z.array(gateCheckOutput), cohortIdInput),

@@ -136,7 +136,10 @@ const alsoInActiveCohorts = z
 
 export const newCohortPreviewOutput = z
   .object({
-    cohortNumberTaken: z.boolean().describe("Whether another cohort has the number already (creating it would answer 409)"),
+    cohortNumberTaken: z
+      .boolean()
+      .nullable()
+      .describe("Whether another cohort has the number already (creating it would answer 409); null when no number was given"),
     unknownPros: proIds("Pros of the list that are not in the pros table: allowed, but their flag is written all the same"),
     alsoInActiveCohorts,
   })

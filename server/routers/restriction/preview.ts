@@ -8,7 +8,7 @@ import { notFound } from "../../errors/errors.js";
 import { type HandlerArgs, isUuid } from "../types.js";
 import { cohortWithLatestCheck } from "./cohorts.js";
 import { type CohortAction, type Impact, type ImpactFacts, impactOf } from "./impact.js";
-import type { CreateCohortInput } from "./schemas.js";
+import type { PreviewNewCohortInput } from "./schemas.js";
 
 export async function previewCohort({ ctx, input }: HandlerArgs<{ id: string; action: CohortAction }>): Promise<Impact> {
   if (!isUuid(input.id)) throw notFound("Cohort", input.id);
@@ -47,21 +47,28 @@ async function prosNow(
 }
 
 export type NewCohortPreview = {
-  cohortNumberTaken: boolean;
+  cohortNumberTaken: boolean | null;
   unknownPros: string[];
   alsoInActiveCohorts: Impact["alsoInOtherActiveCohorts"];
 };
 
 /** What creating this cohort would meet: its number taken, pros not in the pros table, pros an active cohort holds. */
-export async function previewNewCohort({ ctx, input }: HandlerArgs<CreateCohortInput>): Promise<NewCohortPreview> {
+export async function previewNewCohort({ ctx, input }: HandlerArgs<PreviewNewCohortInput>): Promise<NewCohortPreview> {
+  const { cohortNumber } = input;
   const [taken, now] = await Promise.all([
-    ctx.db
-      .select({ id: restrictionCohorts.id })
-      .from(restrictionCohorts)
-      .where(eq(restrictionCohorts.cohortNumber, input.cohortNumber))
-      .limit(1),
+    cohortNumber === undefined
+      ? null
+      : ctx.db
+          .select({ id: restrictionCohorts.id })
+          .from(restrictionCohorts)
+          .where(eq(restrictionCohorts.cohortNumber, cohortNumber))
+          .limit(1),
     prosNow(ctx.db, input.proIds, null),
   ]);
   const impact = impactOf({ action: "activate", cohort: { id: "", proIds: input.proIds }, latestCheck: null, ...now });
-  return { cohortNumberTaken: taken.length > 0, unknownPros: impact.unknownPros, alsoInActiveCohorts: impact.alsoInOtherActiveCohorts };
+  return {
+    cohortNumberTaken: taken === null ? null : taken.length > 0,
+    unknownPros: impact.unknownPros,
+    alsoInActiveCohorts: impact.alsoInOtherActiveCohorts,
+  };
 }

@@ -41,6 +41,9 @@ export const createCohortInput = z.object({
     }),
 });
 
+/** A new cohort's preview: creation's body; without a number it reads the pros alone (a pro lookup). */
+export const previewNewCohortInput = createCohortInput.partial({ cohortNumber: true });
+
 export const checkGatesInput = cohortIdInput.extend({
   responseRate: z
     .number()
@@ -138,6 +141,7 @@ export const listChangeRequestsInput = z
   .default({});
 
 export type CreateCohortInput = z.infer<typeof createCohortInput>;
+export type PreviewNewCohortInput = z.infer<typeof previewNewCohortInput>;
 export type CreateChangeRequestInput = z.infer<typeof createChangeRequestInput>;
 export type ChangeRequestDecisionInput = z.infer<typeof approveChangeRequestInput>;
 export type ListChangeRequestsInput = z.infer<typeof listChangeRequestsInput>;
