@@ -1,0 +1,42 @@
+// The service's gate messages in an operator's words. The service speaks in gate names and comparisons
+// (`response_rate 0.5 < 0.6`, "Run check-gates first"), which stay on screen as a detail line; this leads
+// with what they mean. Pure: unit-tested in test/unit/console-gates.test.ts.
+import { NO_GATE_CHECK_MESSAGE } from "../../server/routers/restriction/gates.js";
+
+export type Explained = {
+  /** What it means, in plain words, as a sentence. */
+  summary: string;
+  /** The service's exact text. */
+  detail: string;
+};
+
+const UNMET = "Activation blocked by unmet gates: ";
+
+/** One failed gate, as evaluateGates (server/routers/restriction/gates.ts) writes it, in words. */
+function gateInWords(failure: string): string {
+  const rate = /^response_rate (\S+) < (\S+)$/.exec(failure);
+  if (rate) return `the response rate is ${rate[1]}, below the ${rate[2]} it needs`;
+  const comparisons = /^comparisons_done (\S+) < (\S+)$/.exec(failure);
+  if (comparisons) return `${comparisons[1]} comparisons are done, fewer than the ${comparisons[2]} it needs`;
+  if (failure === "communication_logs not live") return "the communication log could not be read";
+  if (failure === "legal_signoff missing") return "legal has not signed the rollout off";
+  return failure;
+}
+
+const sentence = (parts: string[]) => {
+  const text = parts.join("; ");
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+};
+
+/**
+ * A gate check's `blockedBy` or an activation's refusal (`blockedBy` of a preview) in words, e.g.
+ * "response_rate 0.5 < 0.6; legal_signoff missing" → "The response rate is 0.5, below the 0.6 it needs;
+ * legal has not signed the rollout off."
+ */
+export function explainBlocker(blockedBy: string): Explained {
+  if (blockedBy === NO_GATE_CHECK_MESSAGE) {
+    return { summary: "No gate check has been run for this cohort yet: run one before activating.", detail: blockedBy };
+  }
+  const gates = blockedBy.startsWith(UNMET) ? blockedBy.slice(UNMET.length) : blockedBy;
+  return { summary: sentence(gates.split("; ").filter(Boolean).map(gateInWords)), detail: blockedBy };
+}
