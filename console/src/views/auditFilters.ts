@@ -1,5 +1,7 @@
-// The audit log's filters as they live in the address (/console/audit?action=…), so a filtered view can
-// be linked to, and as the input of audit.list.
+// The audit log's filters as they live in the address (/console/audit?proId=…), named as the API names
+// them so a filtered view can be linked to, and as the input of audit.list. The address is read as the
+// browser holds it (location.search, still escaped) and decoded once here: wouter's useSearch decodes it
+// with decodeURI first, so an id holding `%41` came back as `A`.
 import { auditActions, auditTargetTypes } from "../../../db/schema/audit-actions.js";
 import type { RouterInputs } from "../api.js";
 
@@ -7,7 +9,9 @@ export type AuditFilters = {
   action: string;
   targetType: string;
   targetId: string;
-  actorId: string;
+  proId: string;
+  /** One field for the actor: an email address (it has an `@`) or a user id. */
+  actor: string;
   /** datetime-local values, the reader's local time */
   since: string;
   until: string;
@@ -21,24 +25,33 @@ type TargetType = NonNullable<ListInput["targetType"]>;
 export const ACTIONS = auditActions satisfies readonly Action[];
 export const TARGET_TYPES = auditTargetTypes satisfies readonly TargetType[];
 
-const keys = ["action", "targetType", "targetId", "actorId", "since", "until"] as const;
+/** The address's parameters, in the order they are written. */
+const plainKeys = ["action", "targetType", "targetId", "proId"] as const;
+
+/** An actor with an `@` is an email address, anything else a user id (user ids never hold one). */
+const actorParam = (actor: string) => (actor.includes("@") ? "actorEmail" : "actorId");
 
 export function filtersFromSearch(search: string): AuditFilters {
   const params = new URLSearchParams(search);
-  const value = (key: (typeof keys)[number]) => params.get(key) ?? "";
+  const value = (key: string) => params.get(key) ?? "";
   return {
     action: value("action"),
     targetType: value("targetType"),
     targetId: value("targetId"),
-    actorId: value("actorId"),
+    proId: value("proId"),
+    actor: value("actorEmail") || value("actorId"),
     since: value("since"),
     until: value("until"),
   };
 }
 
+/** The query string of these filters (without `?`), empty ones left out. */
 export function filtersToSearch(filters: AuditFilters): string {
   const params = new URLSearchParams();
-  for (const key of keys) if (filters[key].trim()) params.set(key, filters[key].trim());
+  for (const key of plainKeys) if (filters[key].trim()) params.set(key, filters[key].trim());
+  const actor = filters.actor.trim();
+  if (actor) params.set(actorParam(actor), actor);
+  for (const key of ["since", "until"] as const) if (filters[key].trim()) params.set(key, filters[key].trim());
   return params.toString();
 }
 
@@ -53,11 +66,14 @@ const toIso = (local: string) => {
 };
 
 export function toListInput(filters: AuditFilters): Omit<ListInput, "cursor"> {
+  const actor = filters.actor.trim() || undefined;
   return {
     action: isAction(filters.action) ? filters.action : undefined,
     targetType: isTargetType(filters.targetType) ? filters.targetType : undefined,
     targetId: filters.targetId.trim() || undefined,
-    actorId: filters.actorId.trim() || undefined,
+    proId: filters.proId.trim() || undefined,
+    actorId: actor && actorParam(actor) === "actorId" ? actor : undefined,
+    actorEmail: actor && actorParam(actor) === "actorEmail" ? actor : undefined,
     since: toIso(filters.since),
     until: toIso(filters.until),
     limit: 50,
