@@ -40,3 +40,41 @@ export function explainBlocker(blockedBy: string): Explained {
   const gates = blockedBy.startsWith(UNMET) ? blockedBy.slice(UNMET.length) : blockedBy;
   return { summary: sentence(gates.split("; ").filter(Boolean).map(gateInWords)), detail: blockedBy };
 }
+
+/** A span of time in words relative to now: "3 days ago", "in 5 minutes", "now". */
+export function relativeTime(at: Date, now: Date): string {
+  const seconds = (at.getTime() - now.getTime()) / 1000;
+  const units: [Intl.RelativeTimeFormatUnit, number][] = [
+    ["year", 365 * 86400],
+    ["month", 30 * 86400],
+    ["week", 7 * 86400],
+    ["day", 86400],
+    ["hour", 3600],
+    ["minute", 60],
+  ];
+  const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  for (const [unit, size] of units) if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
+  return "just now";
+}
+
+export type CheckTiming = {
+  /** How long ago the check was run, in words. */
+  ago: string;
+  /** The cohort's last activation or rollback that came after the check, if one did (the rollback first). */
+  predates: { change: "rollback" | "activation"; at: Date } | null;
+};
+
+/**
+ * A gate check's age, and whether it was run before the cohort's last rollback or activation: a cohort
+ * rolled back and activated again on the check that preceded its rollback should be seen to be.
+ */
+export function checkTiming(checkedAt: Date, cohort: { activatedAt: Date | null; rollbackAt: Date | null }, now: Date): CheckTiming {
+  const after = (at: Date | null) => at !== null && checkedAt.getTime() < at.getTime();
+  const predates =
+    cohort.rollbackAt && after(cohort.rollbackAt)
+      ? { change: "rollback" as const, at: cohort.rollbackAt }
+      : cohort.activatedAt && after(cohort.activatedAt)
+        ? { change: "activation" as const, at: cohort.activatedAt }
+        : null;
+  return { ago: relativeTime(checkedAt, now), predates };
+}

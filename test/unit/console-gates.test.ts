@@ -1,6 +1,6 @@
 // The service's gate messages in an operator's words (console/src/gates.ts), the exact text kept as detail.
 import { describe, expect, test } from "vitest";
-import { explainBlocker } from "../../console/src/gates.js";
+import { checkTiming, explainBlocker } from "../../console/src/gates.js";
 import { activationBlocker, evaluateGates, NO_GATE_CHECK_MESSAGE } from "../../server/routers/restriction/gates.js";
 
 describe("explainBlocker", () => {
@@ -30,5 +30,26 @@ describe("explainBlocker", () => {
             const { summary } = explainBlocker(blocker);
             expect(summary).not.toMatch(/_|<|Activation blocked/);
           }
+  });
+});
+
+describe("checkTiming", () => {
+  const now = new Date("2026-11-24T12:00:00Z");
+  const hoursAgo = (h: number) => new Date(now.getTime() - h * 3600_000);
+
+  test("a check run before the cohort's rollback predates it, however recent the activation before", () => {
+    expect(checkTiming(hoursAgo(72), { activatedAt: hoursAgo(48), rollbackAt: hoursAgo(24) }, now)).toEqual({
+      ago: "3 days ago",
+      predates: { change: "rollback", at: hoursAgo(24) },
+    });
+  });
+
+  test("a check run after the rollback is fresh; one before an activation of a never rolled back cohort predates it", () => {
+    expect(checkTiming(hoursAgo(2), { activatedAt: hoursAgo(48), rollbackAt: hoursAgo(24) }, now).predates).toBeNull();
+    expect(checkTiming(hoursAgo(5), { activatedAt: hoursAgo(1), rollbackAt: null }, now)).toEqual({
+      ago: "5 hours ago",
+      predates: { change: "activation", at: hoursAgo(1) },
+    });
+    expect(checkTiming(hoursAgo(0.01), { activatedAt: null, rollbackAt: null }, now)).toEqual({ ago: "just now", predates: null });
   });
 });

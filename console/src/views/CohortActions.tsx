@@ -10,8 +10,10 @@ import { MAX_CHANGE_REQUEST_TEXT_LENGTH, MAX_ROLLBACK_REASON_LENGTH } from "../.
 import { type RouterOutputs, trpc } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { Explained } from "../components/Explained.js";
 import { Time } from "../components/Time.js";
 import { plural } from "../format.js";
+import { checkTiming, explainBlocker } from "../gates.js";
 import { cohortRequestsQuery } from "./ChangeRequestHistory.js";
 import { actionNoun, requestPath } from "./changeRequests.js";
 import { ImpactPreview } from "./ImpactPreview.js";
@@ -104,23 +106,7 @@ export function CohortActions({ cohort, cohortNumbers }: { cohort: Cohort; cohor
         Each action shows its effect on the {plural(cohort.proIds.length, "pro")} first and asks to confirm. Where a second admin must
         approve, request the change instead: it waits under Approvals.
       </p>
-      {cohort.status !== "active" && (
-        <p className="latest">
-          Latest gate check:{" "}
-          {!latestCheck ? (
-            "none yet, so activation is blocked."
-          ) : latestCheck.allGatesMet ? (
-            <>
-              <span className="badge badge-active">All gates met</span> <Time value={latestCheck.checkedAt} />
-            </>
-          ) : (
-            <>
-              <span className="badge badge-fail">Blocked</span> {latestCheck.blockedBy ?? "unknown"} (<Time value={latestCheck.checkedAt} />
-              )
-            </>
-          )}
-        </p>
-      )}
+      {cohort.status !== "active" && <LatestCheck cohort={cohort} check={latestCheck} />}
       <div className="row">
         {cohort.status !== "active" && (
           <button type="button" className="primary" onClick={() => open("activate", false)}>
@@ -168,6 +154,7 @@ export function CohortActions({ cohort, cohortNumbers }: { cohort: Cohort; cohor
         )}
         {preview.isPending && <p aria-busy="true">Working out the effect…</p>}
         <ErrorNotice error={preview.error} />
+        {action === "activate" && latestCheck && <StaleCheckWarning cohort={cohort} check={latestCheck} />}
         {preview.data && <ImpactPreview preview={preview.data} cohortNumbers={cohortNumbers} />}
         {(action === "rollback" || requesting) && (
           <label>
@@ -200,5 +187,46 @@ export function CohortActions({ cohort, cohortNumbers }: { cohort: Cohort; cohor
         )}
       </ConfirmDialog>
     </section>
+  );
+}
+
+type GateCheck = RouterOutputs["restriction"]["listGateChecks"][number];
+
+/** The latest gate check in words: its result, how old it is, and whether the cohort changed since. */
+function LatestCheck({ cohort, check }: { cohort: Cohort; check: GateCheck | undefined }) {
+  if (!check) {
+    return <p className="latest">Latest gate check: none yet, so activation is blocked. Run one below.</p>;
+  }
+  const timing = checkTiming(check.checkedAt, cohort, new Date());
+  return (
+    <div className="latest">
+      <p>
+        Latest gate check:{" "}
+        {check.allGatesMet ? <span className="badge badge-active">All gates met</span> : <span className="badge badge-fail">Blocked</span>}{" "}
+        {timing.ago} (<Time value={check.checkedAt} />)
+        {timing.predates?.change === "rollback" && <strong>, before the cohort&apos;s rollback</strong>}.
+      </p>
+      {!check.allGatesMet && check.blockedBy && (
+        <p>
+          <Explained text={explainBlocker(check.blockedBy)} />
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** In the activation dialog: the passing check that would be used was run before the cohort was rolled back. */
+function StaleCheckWarning({ cohort, check }: { cohort: Cohort; check: GateCheck }) {
+  const timing = checkTiming(check.checkedAt, cohort, new Date());
+  if (timing.predates?.change !== "rollback") return null;
+  return (
+    <div role="note" className="notice notice-warn">
+      <p>
+        The latest gate check was run {timing.ago} (<Time value={check.checkedAt} />
+        ), before this cohort was rolled back (<Time value={timing.predates.at} />
+        {cohort.rollbackReason ? <>: “{cohort.rollbackReason}”</> : null}). Activating now relies on that older check: run a new gate check
+        first if the figures may have changed.
+      </p>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-// One cohort: what it is, its gate checks, the actions that change its pros and the requests for them.
+// One cohort: what it is, how much of it is restricted now (when active), its gate checks, the actions that change its pros and the requests for them.
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { trpc } from "../api.js";
@@ -8,6 +8,7 @@ import { Time } from "../components/Time.js";
 import { proPath } from "../links.js";
 import { ChangeRequestHistory } from "./ChangeRequestHistory.js";
 import { CohortActions } from "./CohortActions.js";
+import { CoverageCard } from "./CohortCoverage.js";
 import { GateCheckForm } from "./GateCheckForm.js";
 import { GateCheckHistory } from "./GateCheckHistory.js";
 
@@ -68,6 +69,7 @@ export function CohortPage({ id }: { id: string }) {
           </ul>
         </details>
       </section>
+      {cohort.status === "active" && <CoverageCard id={cohort.id} pros={cohort.proIds.length} />}
       <CohortActions cohort={cohort} cohortNumbers={cohortNumbers} />
       <ChangeRequestHistory cohortId={cohort.id} cohortNumber={cohort.cohortNumber} />
       <GateCheckForm cohortId={cohort.id} />

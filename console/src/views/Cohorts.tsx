@@ -1,4 +1,5 @@
-// Every cohort by number, and the form that creates one.
+// Every cohort by number, and the form that creates one. An active cohort says how much of it is
+// restricted now (CohortCoverage.tsx); on a phone each cohort is a block of labelled lines.
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { trpc } from "../api.js";
@@ -6,6 +7,7 @@ import { ErrorNotice } from "../components/ErrorNotice.js";
 import { StatusBadge } from "../components/StatusBadge.js";
 import { TableHead } from "../components/TableHead.js";
 import { Time } from "../components/Time.js";
+import { CoverageCell } from "./CohortCoverage.js";
 import { CreateCohort } from "./CreateCohort.js";
 
 export function Cohorts() {
@@ -21,32 +23,39 @@ export function Cohorts() {
         ) : cohorts.data?.length === 0 ? (
           <p className="empty">No cohorts yet. Create the first one below.</p>
         ) : (
-          <table>
-            <caption className="visually-hidden">Cohorts by number</caption>
-            <TableHead columns={["Number", "Status", "Pros#", "Activated", "Rolled back", "Created"]} />
-            <tbody>
-              {cohorts.data?.map((c) => (
-                <tr key={c.id}>
-                  <td>
-                    <Link href={`/cohorts/${c.id}`}>Cohort {c.cohortNumber}</Link>
-                  </td>
-                  <td>
-                    <StatusBadge status={c.status} />
-                  </td>
-                  <td className="num">{c.proIds.length}</td>
-                  <td>
-                    <Time value={c.activatedAt} />
-                  </td>
-                  <td>
-                    <Time value={c.rollbackAt} />
-                  </td>
-                  <td>
-                    <Time value={c.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="table-scroll">
+            <table className="stacked cohorts">
+              <caption className="visually-hidden">Cohorts by number</caption>
+              <TableHead columns={["Number", "Status", "Pros#", "Restricted now", "Activated", "Rolled back", "Created"]} />
+              <tbody>
+                {cohorts.data?.map((c) => (
+                  <tr key={c.id}>
+                    <td data-label="Number">
+                      <Link href={`/cohorts/${c.id}`}>Cohort {c.cohortNumber}</Link>
+                    </td>
+                    <td data-label="Status">
+                      <StatusBadge status={c.status} />
+                    </td>
+                    <td data-label="Pros" className="num">
+                      {c.proIds.length}
+                    </td>
+                    <td data-label="Restricted now">
+                      {c.status === "active" ? <CoverageCell id={c.id} pros={c.proIds.length} /> : <span className="hint">—</span>}
+                    </td>
+                    <td data-label="Activated">
+                      <Time value={c.activatedAt} />
+                    </td>
+                    <td data-label="Rolled back">
+                      <Time value={c.rollbackAt} />
+                    </td>
+                    <td data-label="Created">
+                      <Time value={c.createdAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
       {cohorts.isSuccess && <CreateCohort suggestedNumber={nextNumber} />}

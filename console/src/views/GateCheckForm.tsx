@@ -3,6 +3,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { Explained } from "../components/Explained.js";
+import { explainBlocker } from "../gates.js";
 
 /** An empty field is absent (the service counts it as 0); anything else must be a number. */
 const numberOrNull = (value: string) => (value.trim() === "" ? null : Number(value));
@@ -74,7 +76,11 @@ export function GateCheckForm({ cohortId }: { cohortId: string }) {
       <ErrorNotice error={check.error} />
       {check.data && (
         <p role="status" className={`notice ${check.data.allGatesMet ? "notice-ok" : "notice-warn"}`}>
-          {check.data.allGatesMet ? "All gates met." : `Gates not met: ${check.data.blockedBy ?? "unknown"}`}
+          {check.data.allGatesMet ? (
+            "All gates met: the cohort may be activated."
+          ) : (
+            <Explained lead="Gates not met." text={explainBlocker(check.data.blockedBy ?? "unknown")} />
+          )}
         </p>
       )}
       <button type="submit" className="primary" disabled={check.isPending}>

@@ -2,8 +2,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { Explained } from "../components/Explained.js";
 import { TableHead } from "../components/TableHead.js";
 import { Time } from "../components/Time.js";
+import { explainBlocker } from "../gates.js";
 
 const yesNo = (value: boolean) => (value ? "yes" : "no");
 
@@ -42,7 +44,7 @@ export function GateCheckHistory({ cohortId }: { cohortId: string }) {
                       <span className="badge badge-active">All gates met</span>
                     ) : (
                       <>
-                        <span className="badge badge-fail">Blocked</span> {check.blockedBy ?? "unknown"}
+                        <span className="badge badge-fail">Blocked</span> <Explained text={explainBlocker(check.blockedBy ?? "unknown")} />
                       </>
                     )}
                   </td>

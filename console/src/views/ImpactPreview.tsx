@@ -1,6 +1,10 @@
 // What an activation or rollback would do to the cohort's pros (restriction.previewCohort), as counts
 // with the ids behind each one a click away.
 import type { RouterOutputs } from "../api.js";
+import { Explained } from "../components/Explained.js";
+import { IdList } from "../components/IdList.js";
+import { plural } from "../format.js";
+import { explainBlocker } from "../gates.js";
 
 type Preview = RouterOutputs["restriction"]["previewCohort"];
 
@@ -13,7 +17,9 @@ function Bucket({ label, ids }: { label: string; ids: string[] }) {
         {ids.length > 0 && (
           <details>
             <summary>{ids.length === 1 ? "show the id" : `show the ${ids.length} ids`}</summary>
-            <p className="id-list">{ids.join(", ")}</p>
+            <p>
+              <IdList ids={ids} />
+            </p>
           </details>
         )}
       </td>
@@ -28,7 +34,22 @@ export function ImpactPreview({ preview, cohortNumbers }: { preview: Preview; co
     <>
       {preview.blockedBy && (
         <div role="alert" className="notice notice-error">
-          <p>{preview.blockedBy}</p>
+          <p>
+            <Explained lead="Activation is blocked." text={explainBlocker(preview.blockedBy)} />
+          </p>
+        </div>
+      )}
+      {preview.unknownPros.length > 0 && (
+        <div className="notice notice-warn">
+          <p>
+            {preview.unknownPros.length === 1
+              ? "1 id of this cohort is not a known pro"
+              : `${preview.unknownPros.length} ids of this cohort are not known pros`}{" "}
+            (not in the pros table): <IdList ids={preview.unknownPros} label="Ids that are not known pros" />.{" "}
+            {preview.action === "activate"
+              ? `Activation restricts ${preview.unknownPros.length === 1 ? "it" : "them"} all the same; check for a typo first.`
+              : "Their flag is switched off all the same."}
+          </p>
         </div>
       )}
       <table className="preview">
@@ -48,7 +69,7 @@ export function ImpactPreview({ preview, cohortNumbers }: { preview: Preview; co
                   <ul className="plain">
                     {others.map((o) => (
                       <li key={o.proId}>
-                        <code>{o.proId}</code>: {o.cohortIds.map(name).join(", ")}
+                        <code className="id">{o.proId}</code>: {o.cohortIds.map(name).join(", ")}
                       </li>
                     ))}
                   </ul>
@@ -61,7 +82,7 @@ export function ImpactPreview({ preview, cohortNumbers }: { preview: Preview; co
       {preview.action === "rollback" && others.length > 0 && (
         <p className="notice notice-warn">
           {others.length === 1 ? "1 pro of this cohort is" : `${others.length} pros of this cohort are`} also in another active cohort; the
-          rollback turns {others.length === 1 ? "it" : "them"} off even so.
+          rollback turns {others.length === 1 ? "it" : "them"} off even so, and that cohort will show {plural(others.length, "pro")} off.
         </p>
       )}
     </>

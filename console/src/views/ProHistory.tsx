@@ -8,9 +8,8 @@ import { Time } from "../components/Time.js";
 
 const onOff = (active: boolean) => (active ? "on" : "off");
 
-/** The audit events of what made the change: the cohort's, or the pro's own. */
-const auditLink = (cohortId: string | null, proId: string) =>
-  `/audit?${new URLSearchParams(cohortId ? { targetType: "cohort", targetId: cohortId } : { targetType: "pro", targetId: proId })}`;
+/** The pro's events in the audit log: its own and the cohort changes that switched its flag. */
+const auditLink = (proId: string) => `/audit?${new URLSearchParams({ proId })}`;
 
 export function ProHistory({ proId }: { proId: string }) {
   const history = useQuery(trpc.restriction.proHistory.queryOptions({ proId }));
@@ -23,34 +22,37 @@ export function ProHistory({ proId }: { proId: string }) {
       ) : history.data?.changes.length === 0 ? (
         <p className="empty">No change of this pro&apos;s flag has been recorded.</p>
       ) : (
-        <table>
-          <TableHead columns={["When", "Restriction", "Via", "By", "Audit event"]} />
-          <tbody>
-            {history.data?.changes.map((change) => (
-              <tr key={change.auditEventId + String(change.at.getTime())}>
-                <td>
-                  <Time value={change.at} />
-                </td>
-                <td>
-                  {onOff(change.previous)} → <strong>{onOff(change.restrictionActive)}</strong>
-                </td>
-                <td>
-                  {change.via === "cohort" && change.cohortId ? (
-                    <Link href={`/cohorts/${change.cohortId}`}>cohort {change.cohortNumber ?? change.cohortId}</Link>
-                  ) : (
-                    "per pro"
-                  )}
-                </td>
-                <td>{change.actor.email}</td>
-                <td>
-                  <Link href={auditLink(change.cohortId, proId)} title={change.auditEventId}>
-                    <code>{change.auditEventId.slice(0, 8)}</code>
-                  </Link>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="stacked">
+            <caption className="visually-hidden">Changes of the pro&apos;s flag, newest first</caption>
+            <TableHead columns={["When", "Restriction", "Via", "By", "Audit event"]} />
+            <tbody>
+              {history.data?.changes.map((change) => (
+                <tr key={change.auditEventId + String(change.at.getTime())}>
+                  <td data-label="When">
+                    <Time value={change.at} />
+                  </td>
+                  <td data-label="Restriction">
+                    {onOff(change.previous)} → <strong>{onOff(change.restrictionActive)}</strong>
+                  </td>
+                  <td data-label="Via">
+                    {change.via === "cohort" && change.cohortId ? (
+                      <Link href={`/cohorts/${change.cohortId}`}>cohort {change.cohortNumber ?? change.cohortId}</Link>
+                    ) : (
+                      "per pro"
+                    )}
+                  </td>
+                  <td data-label="By">{change.actor.email}</td>
+                  <td data-label="Audit event">
+                    <Link href={auditLink(proId)} title={change.auditEventId}>
+                      <code>{change.auditEventId.slice(0, 8)}</code>
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

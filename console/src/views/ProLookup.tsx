@@ -2,7 +2,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { trpc } from "../api.js";
+import { trpc, trpcClient } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Time } from "../components/Time.js";
 import { proPath } from "../links.js";
@@ -38,6 +38,11 @@ export function ProLookup({ proId }: { proId?: string }) {
 function ProStatus({ proId }: { proId: string }) {
   const status = useQuery(trpc.restriction.getPro.queryOptions({ proId }));
   const cohorts = useQuery(trpc.restriction.listCohorts.queryOptions());
+  // Whether the id is in the pros table: the new-cohort preview of this one pro (it writes nothing).
+  const known = useQuery({
+    queryKey: ["pro-known", proId],
+    queryFn: async () => (await trpcClient.restriction.previewNewCohort.mutate({ proIds: [proId] })).unknownPros.length === 0,
+  });
   if (status.isPending) return <p aria-busy="true">Loading {proId}…</p>;
   if (status.isError) return <ErrorNotice error={status.error} />;
   const pro = status.data;
@@ -66,8 +71,10 @@ function ProStatus({ proId }: { proId: string }) {
             <Time value={pro.updatedAt} />
           </dd>
         </dl>
+      ) : known.data === false ? (
+        <p className="empty">No status recorded; not a known pro (the id is not in the pros table). Check it for a typo.</p>
       ) : (
-        <p className="empty">The restriction was never set for this pro.</p>
+        <p className="empty">No status recorded: the restriction was never set for this pro.</p>
       )}
     </section>
   );
