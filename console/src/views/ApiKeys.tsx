@@ -50,7 +50,13 @@ export function ApiKeys() {
         Other services send a key in the <code>X-API-Key</code> header. Only a hash of its secret is stored: a lost secret cannot be shown
         again, create a new key instead.
       </p>
-      <CreateKey onCreated={refresh} />
+      <CreateKey
+        onCreated={async () => {
+          // The last revocation's message is old news once another key is made.
+          setDone(null);
+          await refresh();
+        }}
+      />
       <section aria-labelledby="keys-title">
         <h2 id="keys-title">Keys</h2>
         <ErrorNotice error={keys.error} />
@@ -90,20 +96,25 @@ const badgeOf: Record<Status, string> = { Active: "badge-active", Expired: "badg
 
 function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke(key: ApiKey): void }) {
   const now = Date.now();
-  // Each cell carries its column's name: on a phone a key is a block of labelled lines (styles.css,
-  // table.keys); the box scrolls sideways should a row still not fit, so the page never does.
+  // Each cell carries its column's name: on a phone a key is a block of labelled lines (table.stacked); the
+  // box scrolls sideways should a row still not fit, so the page never does. The prefix shares the name's
+  // cell and Revoke the status's, so that a laptop's width holds every column with each email and time
+  // whole (styles/platform.css).
   return (
     <div className="table-scroll">
       <table className="stacked keys">
         <caption className="visually-hidden">API keys, newest first, revoked ones included</caption>
-        <TableHead columns={["Name", "Scopes", "Prefix", "Created", "Expires", "Last used", "Status", "Actions"]} />
+        <TableHead columns={["Name", "Scopes", "Created", "Expires", "Last used", "Status"]} />
         <tbody>
           {keys.map((key) => {
             const status = statusOf(key, now);
             return (
               <tr key={key.id}>
                 <td data-label="Name" className="key-name">
-                  {key.name}
+                  <span className="key-title">{key.name}</span>
+                  <span className="hint">
+                    prefix <code>{key.prefix}…</code>
+                  </span>
                 </td>
                 <td data-label="Scopes">
                   <ul className="plain">
@@ -114,25 +125,27 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke(key: ApiKey): v
                     ))}
                   </ul>
                 </td>
-                <td data-label="Prefix">
-                  <code>{key.prefix}…</code>
-                </td>
-                <td data-label="Created">
+                <td data-label="Created" className="when">
                   <Time value={key.createdAt} />
-                  <br />
-                  <span className="hint">by {key.createdBy.email}</span>
+                  <span className="hint by">
+                    by <span className="email">{key.createdBy.email}</span>
+                  </span>
                 </td>
-                <td data-label="Expires">{key.expiresAt ? <Time value={key.expiresAt} /> : "Never"}</td>
-                <td data-label="Last used">{key.lastUsedAt ? <Time value={key.lastUsedAt} /> : "Never"}</td>
+                <td data-label="Expires" className="when">
+                  {key.expiresAt ? <Time value={key.expiresAt} /> : "Never"}
+                </td>
+                <td data-label="Last used" className="when">
+                  {key.lastUsedAt ? <Time value={key.lastUsedAt} /> : "Never"}
+                </td>
                 <td data-label="Status">
-                  <span className={`badge ${badgeOf[status]}`}>{status}</span>
-                </td>
-                <td data-label="Actions">
-                  {status === "Active" && (
-                    <button type="button" className="danger" aria-label={`Revoke ${key.name}`} onClick={() => onRevoke(key)}>
-                      Revoke…
-                    </button>
-                  )}
+                  <div className="key-status">
+                    <span className={`badge ${badgeOf[status]}`}>{status}</span>
+                    {status === "Active" && (
+                      <button type="button" className="danger" aria-label={`Revoke ${key.name}`} onClick={() => onRevoke(key)}>
+                        Revoke…
+                      </button>
+                    )}
+                  </div>
                 </td>
               </tr>
             );
@@ -251,8 +264,8 @@ function CreateKey({ onCreated }: { onCreated(): Promise<void> }) {
             aria-describedby={describedBy("name", `${ids}-name-hint`)}
           />
           <span id={`${ids}-name-hint`} className="hint">
-            The service that will hold it, e.g. messaging-service; events it sends carry this name. Up to {MAX_API_KEY_NAME_LENGTH}{" "}
-            characters.
+            The service that will hold it, e.g. <span className="keep-whole">messaging-service</span>; events it sends carry this name. Up
+            to {MAX_API_KEY_NAME_LENGTH} characters.
           </span>
           {message("name")}
         </div>
@@ -317,7 +330,11 @@ function SecretBox({ created, onDone }: { created: Created; onDone(): void }) {
     <section ref={ref} tabIndex={-1} className="card secret-box" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-what`}>
       <h2 id={`${ids}-title`}>Copy this secret now: it will not be shown again</h2>
       <p id={`${ids}-what`}>
-        The secret of the new key <strong>{created.name}</strong>. Give it to that service to send as <code>X-API-Key</code>.
+        The secret of the new key{" "}
+        <span className="keep-whole">
+          <strong>{created.name}</strong>.
+        </span>{" "}
+        Give it to that service to send as <code>X-API-Key</code>.
       </p>
       <code className="secret">{created.secret}</code>
       <div className="row">

@@ -2,13 +2,16 @@
 // moved in between is marked: an approval would then apply nothing, the request goes stale), and the
 // decision: Approve or Reject with a comment for a second admin, Cancel for the requester.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { TRPCClientError } from "@trpc/client";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "wouter";
 import { MAX_CHANGE_REQUEST_TEXT_LENGTH } from "../../../server/routers/restriction/limits.js";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
+import { IdList } from "../components/IdList.js";
 import { RequestStatusBadge } from "../components/RequestStatusBadge.js";
 import { Time } from "../components/Time.js";
+import { explainBlocker } from "../gates.js";
 import { useSession } from "../session.js";
 import { actionNoun, type ChangeRequest, differences, type Impact } from "./changeRequests.js";
 
@@ -58,23 +61,26 @@ export function ApprovalRequest({ id }: { id: string }) {
       <h1>
         {noun} of cohort {cr.cohortNumber} <RequestStatusBadge status={cr.status} />
       </h1>
-      <dl className="facts">
+      <dl className="facts request-facts">
         <dt>Cohort</dt>
         <dd>
           <Link href={`/cohorts/${cr.cohortId}`}>Cohort {cr.cohortNumber}</Link>
         </dd>
         <dt>Requested by</dt>
-        <dd className="wrap-anywhere">
-          {cr.requestedBy.email}
-          {mine && " (you)"}, <Time value={cr.requestedAt} />
+        <dd>
+          <span className="keep-whole">
+            {cr.requestedBy.email}
+            {mine && " (you)"},
+          </span>{" "}
+          <Time value={cr.requestedAt} />
         </dd>
         <dt>Reason</dt>
         <dd className="wrap-anywhere">{cr.reason ?? <span className="hint">none given</span>}</dd>
         {cr.decidedBy && (
           <>
             <dt>Decided by</dt>
-            <dd className="wrap-anywhere">
-              {cr.decidedBy.email}, <Time value={cr.decidedAt} />
+            <dd>
+              <span className="keep-whole">{cr.decidedBy.email},</span> <Time value={cr.decidedAt} />
             </dd>
             <dt>Comment</dt>
             <dd className="wrap-anywhere">{cr.comment ?? <span className="hint">none</span>}</dd>
@@ -91,14 +97,14 @@ export function ApprovalRequest({ id }: { id: string }) {
       </section>
       {pending && mine && (
         <section className="card" aria-labelledby="decision-title">
-          <h2 id="decision-title">
-            <span className="badge badge-pending">Waiting for another admin</span>
-          </h2>
-          <p className="hint">A second admin approves or rejects it. Until then you may withdraw it.</p>
-          <ErrorNotice title="Not cancelled" error={cancel.error} />
-          <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate({ id: cr.id })}>
-            {cancel.isPending ? "Cancelling…" : "Cancel request"}
-          </button>
+          <h2 id="decision-title">Waiting for another admin</h2>
+          <div className="stack">
+            <p className="hint">A second admin approves or rejects it. Until then you may withdraw it.</p>
+            <ErrorNotice title="Not cancelled" error={cancel.error} />
+            <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate({ id: cr.id })}>
+              {cancel.isPending ? "Cancelling…" : "Cancel request"}
+            </button>
+          </div>
         </section>
       )}
       {pending && !mine && (
@@ -129,12 +135,11 @@ function Outcome({ request: cr, message, focus }: { request: ChangeRequest; mess
   }, [focus]);
   const done = cr.action === "activate" ? "is active" : "is rolled back";
   const by = cr.decidedBy?.email ?? "someone";
-  const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
   const [tone, lead, detail] =
     cr.status === "applied"
       ? ["notice-ok", "Applied:", `approved by ${by}; cohort ${cr.cohortNumber} ${done}.`]
       : cr.status === "stale"
-        ? ["notice-warn", "Stale: nothing was applied.", sentence(message ?? "The impact changed between the request and the approval")]
+        ? ["notice-warn", "Stale: nothing was applied.", "Pros' flags changed between the request and the approval."]
         : cr.status === "rejected"
           ? ["notice-error", "Rejected:", `by ${by}: ${cr.comment ?? ""}`]
           : cr.status === "cancelled"
@@ -145,6 +150,8 @@ function Outcome({ request: cr, message, focus }: { request: ChangeRequest; mess
       <p>
         <strong>{lead}</strong> {detail}
       </p>
+      {/* The service's own words, when it answered this page's approval with them. */}
+      {message && <p className="detail">The service said: {message}</p>}
       {cr.status !== "applied" && cr.status !== "rejected" && (
         <p>
           To go ahead, request the change again from <Link href={`/cohorts/${cr.cohortId}`}>cohort {cr.cohortNumber}</Link>.
@@ -163,7 +170,9 @@ function Ids({ ids }: { ids: string[] }) {
       {ids.length > 0 && (
         <details>
           <summary>{ids.length === 1 ? "the id" : `the ${ids.length} ids`}</summary>
-          <p className="id-list">{ids.join(", ")}</p>
+          <p>
+            <IdList ids={ids} />
+          </p>
         </details>
       )}
     </>
@@ -189,7 +198,7 @@ function CompareImpact({ requested, now }: { requested: Impact; now: Impact | un
         </caption>
         <thead>
           <tr>
-            <td />
+            <th scope="col">Pros</th>
             <th scope="col">When requested</th>
             {now && <th scope="col">Now</th>}
           </tr>
@@ -212,8 +221,15 @@ function CompareImpact({ requested, now }: { requested: Impact; now: Impact | un
           {requested.action === "activate" && (
             <tr>
               <th scope="row">Gates</th>
-              <td>{requested.blockedBy ?? "passed"}</td>
-              {now && <td>{now.blockedBy ?? "passed"}</td>}
+              <td>
+                <Gates blockedBy={requested.blockedBy} />
+              </td>
+              {now && (
+                <td className={requested.blockedBy === now.blockedBy ? undefined : "changed"}>
+                  <Gates blockedBy={now.blockedBy} />
+                  {requested.blockedBy !== now.blockedBy && <span className="badge badge-warn">changed</span>}
+                </td>
+              )}
             </tr>
           )}
         </tbody>
@@ -222,13 +238,31 @@ function CompareImpact({ requested, now }: { requested: Impact; now: Impact | un
   );
 }
 
+/** A preview's gates: passed, or what blocks activation in words with the service's text under it. */
+function Gates({ blockedBy }: { blockedBy: string | null }) {
+  if (!blockedBy) return <>Passed</>;
+  return (
+    <>
+      <strong>Blocked:</strong> {explainBlocker(blockedBy).summary}
+      <span className="detail">{blockedBy}</span>
+    </>
+  );
+}
+
+/** The service's refusal of an approval because activation is blocked (400), or null for any other error. */
+const blockerOf = (error: unknown): string | null =>
+  error instanceof TRPCClientError && error.data?.code === "BAD_REQUEST" && error.message.startsWith("Activation blocked")
+    ? error.message
+    : null;
+
 /** What moved in or out of Turn on / Turn off since the request, in words. */
 function Changes({ requested, now }: { requested: Impact; now: Impact }) {
   const list = differences(requested, now);
   return (
     <>
       {list.length === 0 ? (
-        <p className="notice notice-ok">No change since the request: approving applies exactly this.</p>
+        // While activation is blocked, approving applies nothing: the alert below says so instead.
+        !now.blockedBy && <p className="notice notice-ok">No change since the request: approving applies exactly this.</p>
       ) : (
         <div className="notice notice-warn">
           <p>
@@ -246,9 +280,13 @@ function Changes({ requested, now }: { requested: Impact; now: Impact }) {
         </div>
       )}
       {now.blockedBy && (
-        <p role="alert" className="notice notice-error">
-          Activation is blocked now: {now.blockedBy} Approving answers with that and the request stays pending.
-        </p>
+        <div role="alert" className="notice notice-error">
+          <p>
+            <strong>Activation is blocked now.</strong> {explainBlocker(now.blockedBy).summary} Approving is refused until a gate check
+            passes; the request stays pending.
+          </p>
+          <p className="detail">The service says: {now.blockedBy}</p>
+        </div>
       )}
     </>
   );
@@ -269,6 +307,7 @@ function Decision({ request: cr, busy, error, errorTitle, onApprove, onReject }:
   const ref = useRef<HTMLTextAreaElement>(null);
   const [comment, setComment] = useState("");
   const [rejectTried, setRejectTried] = useState(false);
+  const blocked = blockerOf(error);
   const tooLong = comment.length > MAX_COMMENT;
   const missing = rejectTried && !comment.trim();
   const problem = tooLong ? `At most ${MAX_COMMENT} characters.` : missing ? "Write why you reject it: the requester reads it." : null;
@@ -306,7 +345,16 @@ function Decision({ request: cr, busy, error, errorTitle, onApprove, onReject }:
             </span>
           )}
         </div>
-        <ErrorNotice title={errorTitle} error={error} />
+        {blocked ? (
+          <div role="alert" className="notice notice-error">
+            <p>
+              <strong>{errorTitle}:</strong> activation is blocked. {explainBlocker(blocked).summary}
+            </p>
+            <p className="detail">The service said: {blocked}</p>
+          </div>
+        ) : (
+          <ErrorNotice title={errorTitle} error={error} />
+        )}
         <div className="row">
           <button type="button" className="primary" disabled={busy} onClick={approve}>
             {busy ? "Working…" : cr.action === "activate" ? "Approve and activate" : "Approve and roll back"}

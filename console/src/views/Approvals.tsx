@@ -38,6 +38,8 @@ export function Approvals() {
 }
 
 function PendingTable({ requests, myId }: { requests: ChangeRequest[]; myId: string | undefined }) {
+  // On a phone a request is a block of labelled lines (table.stacked); wider, emails and times stay whole
+  // (styles/platform.css), and the box scrolls sideways should a row still not fit.
   return (
     <div className="table-scroll">
       <table className="stacked requests">
@@ -54,10 +56,10 @@ function PendingTable({ requests, myId }: { requests: ChangeRequest[]; myId: str
                 </td>
                 <td data-label="Action">{actionNoun[r.action]}</td>
                 <td data-label="Requested by" className="wrap-anywhere">
-                  {r.requestedBy.email}
+                  <span className="email">{r.requestedBy.email}</span>
                   {mine && <span className="hint"> (you)</span>}
                 </td>
-                <td data-label="Requested">
+                <td data-label="Requested" className="when">
                   <Time value={r.requestedAt} />
                 </td>
                 <td data-label="Reason" className="wrap-anywhere">

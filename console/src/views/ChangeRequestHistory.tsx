@@ -32,7 +32,7 @@ export function ChangeRequestHistory({ cohortId, cohortNumber }: { cohortId: str
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id}>
-                  <td data-label="Requested">
+                  <td data-label="Requested" className="when">
                     <Time value={r.requestedAt} />
                   </td>
                   <td data-label="Action">
@@ -44,7 +44,7 @@ export function ChangeRequestHistory({ cohortId, cohortNumber }: { cohortId: str
                     <RequestStatusBadge status={r.status} />
                   </td>
                   <td data-label="Requested by" className="wrap-anywhere">
-                    {r.requestedBy.email}
+                    <span className="email">{r.requestedBy.email}</span>
                   </td>
                   <td data-label="Reason" className="wrap-anywhere">
                     {r.reason ?? "—"}
@@ -52,7 +52,7 @@ export function ChangeRequestHistory({ cohortId, cohortNumber }: { cohortId: str
                   <td data-label="Decided by" className="wrap-anywhere">
                     {r.decidedBy ? (
                       <>
-                        {r.decidedBy.email}
+                        <span className="email">{r.decidedBy.email}</span>
                         <br />
                         <Time value={r.decidedAt} />
                       </>

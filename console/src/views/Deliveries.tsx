@@ -117,14 +117,14 @@ function Events({ filters }: { filters: Filters }) {
       {events.isPending ? (
         <p aria-busy="true">Loading events…</p>
       ) : rows.length === 0 && !events.isError ? (
-        <>
+        producer || userId ? (
+          <>
+            <p className="empty wrap-anywhere">No events {describe(producer, userId)}.</p>
+            <p className="hint">Clear the filters to see every producer's events.</p>
+          </>
+        ) : (
           <p className="empty">No events from producers yet.</p>
-          {(producer || userId) && (
-            <p className="hint wrap-anywhere">
-              Only events {describe(producer, userId)} are shown: clear the filters to see every producer's events.
-            </p>
-          )}
-        </>
+        )
       ) : (
         rows.length > 0 && (
           <>
@@ -143,8 +143,9 @@ const describe = (producer?: string, userId?: string) =>
   [producer && `from ${producer}`, userId && `for user ${userId}`].filter(Boolean).join(" and ");
 
 function EventTable({ events }: { events: ProducerEvent[] }) {
-  // Each cell carries its column's name: on a phone an event is a block of labelled lines (styles.css,
-  // table.deliveries); the box scrolls sideways should a row still not fit, so the page never does.
+  // Each cell carries its column's name: on a phone an event is a block of labelled lines (table.stacked),
+  // the user id and the deliveries under their label at full width; on a wider screen ids and producers'
+  // names stay whole (styles/platform.css). The box scrolls sideways should a row still not fit.
   return (
     <div className="table-scroll">
       <table className="stacked deliveries">
@@ -153,16 +154,16 @@ function EventTable({ events }: { events: ProducerEvent[] }) {
         <tbody>
           {events.map((event) => (
             <tr key={`${event.producer}\u0000${event.eventId}`}>
-              <td data-label="When">
+              <td data-label="When" className="when">
                 <Time value={event.createdAt} />
               </td>
-              <td data-label="Producer" className="wrap-anywhere">
+              <td data-label="Producer" className="name">
                 {event.producer}
               </td>
-              <td data-label="Event id" className="wrap-anywhere">
+              <td data-label="Event id" className="id">
                 <code>{event.eventId}</code>
               </td>
-              <td data-label="User id" className="wrap-anywhere">
+              <td data-label="User id" className="id label-above">
                 <code>{event.userId}</code>
               </td>
               <td data-label="Notification">
@@ -172,7 +173,7 @@ function EventTable({ events }: { events: ProducerEvent[] }) {
                   <span className="hint">none (in-app off)</span>
                 )}
               </td>
-              <td data-label="Push deliveries">
+              <td data-label="Push deliveries" className="label-above">
                 {event.deliveries.length === 0 ? (
                   <span className="hint">No push (push off for this user or category, or no subscription)</span>
                 ) : (
