@@ -81,10 +81,10 @@ describe.skipIf(!chromiumFound())("operator console", () => {
       buffer: Buffer.from("proId\npro-b001\npro-b002\npro-b003\npro-b004,pro-b005\n"),
     });
     await page.getByText("5 pro ids from cohort.csv").waitFor();
-    // A refusal shows the service's own message.
+    // A number already taken is said at once, before sending.
     await page.getByLabel("Cohort number").fill("900");
-    await page.getByRole("button", { name: "Create cohort 900" }).click();
-    await page.getByRole("alert").getByText("Cohort number 900 already exists").waitFor();
+    await page.getByText("Cohort 900 already exists.").waitFor();
+    expect(await page.getByRole("button", { name: "Create cohort 900" }).isDisabled()).toBe(true);
     await page.getByLabel("Cohort number").fill("7");
     await page.getByRole("button", { name: "Create cohort 7" }).click();
     await page.getByRole("heading", { name: /^Cohort 7/ }).waitFor();
@@ -98,7 +98,8 @@ describe.skipIf(!chromiumFound())("operator console", () => {
     await page.getByLabel("Response rate").fill("0.5");
     await page.getByLabel("Comparisons done").fill("12");
     await page.getByRole("button", { name: "Run gate check" }).click();
-    await page.getByText("Gates not met: response_rate 0.5 < 0.6; comparisons_done 12 < 50").waitFor();
+    await page.getByRole("status").getByText("Gates not met.").waitFor();
+    await page.getByRole("status").locator("code", { hasText: "response_rate 0.5 < 0.6; comparisons_done 12 < 50" }).waitFor();
 
     await page.getByRole("button", { name: "Preview activation…" }).click();
     await dialog().getByText("Activation blocked by unmet gates: response_rate 0.5 < 0.6").waitFor();
@@ -111,7 +112,7 @@ describe.skipIf(!chromiumFound())("operator console", () => {
     await page.getByLabel("Comparisons done").fill("64");
     await page.getByLabel("Legal has signed the rollout off").check();
     await page.getByRole("button", { name: "Run gate check" }).click();
-    await page.getByText("All gates met.").waitFor();
+    await page.getByText("All gates met: the cohort may be activated.").waitFor();
     const history = page.getByRole("region", { name: "Gate checks" }).getByRole("row");
     await history.nth(2).waitFor();
     expect(await history.nth(1).textContent()).toContain("All gates met");
