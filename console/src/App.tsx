@@ -1,4 +1,5 @@
-// The frame: who is signed in, the navigation, and one view per path under /console.
+// The frame: who is signed in, the navigation, and one view per path under /console. Focus follows the
+// view: after signing in and after each navigation, the new view's <h1> takes it (useHeadingFocus.ts).
 import { useQuery } from "@tanstack/react-query";
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { usePathname, useSearch } from "wouter/use-browser-location";
@@ -6,6 +7,7 @@ import { ErrorNotice } from "./components/ErrorNotice.js";
 import { UnreadBadge } from "./components/UnreadBadge.js";
 import { proIdFromLocation } from "./links.js";
 import { useSession } from "./session.js";
+import { useHeadingFocus } from "./useHeadingFocus.js";
 import { ApiKeys } from "./views/ApiKeys.js";
 import { ApprovalRequest } from "./views/ApprovalRequest.js";
 import { Approvals, pendingRequestsQuery } from "./views/Approvals.js";
@@ -13,6 +15,8 @@ import { AuditLog } from "./views/AuditLog.js";
 import { CohortPage } from "./views/CohortPage.js";
 import { Cohorts } from "./views/Cohorts.js";
 import { Deliveries } from "./views/Deliveries.js";
+import { Inbox } from "./views/Inbox.js";
+import { NoAccess } from "./views/NoAccess.js";
 import { ProLookup } from "./views/ProLookup.js";
 import { SignIn, SignOutButton } from "./views/SignIn.js";
 import { TestSender } from "./views/TestSender.js";
@@ -70,8 +74,21 @@ function Views() {
       <Route path="/deliveries" component={Deliveries} />
       <Route path="/approvals" component={Approvals} />
       <Route path="/approvals/:id">{(params) => <ApprovalRequest key={params.id} id={params.id} />}</Route>
+      <Route path="/inbox" component={Inbox} />
       <Route>
         <Redirect to="/cohorts" replace />
+      </Route>
+    </Switch>
+  );
+}
+
+/** Anyone signed in has their own inbox; every other view needs a platform admin. */
+function NonAdminViews({ email }: { email: string }) {
+  return (
+    <Switch>
+      <Route path="/inbox" component={Inbox} />
+      <Route>
+        <NoAccess email={email} />
       </Route>
     </Switch>
   );
@@ -80,6 +97,7 @@ function Views() {
 export function App() {
   const session = useSession();
   const user = session.data;
+  useHeadingFocus(session.isPending ? undefined : (user?.id ?? null), usePathname());
   return (
     <>
       <header className="top">
@@ -103,9 +121,7 @@ export function App() {
         ) : !user ? (
           <SignIn />
         ) : user.role !== "admin" ? (
-          <div role="alert" className="notice notice-error">
-            <p>{user.email} is not a platform admin. The console needs an admin account: sign out and sign in with one.</p>
-          </div>
+          <NonAdminViews email={user.email} />
         ) : (
           <Views />
         )}

@@ -4,13 +4,25 @@ import { queryClient, SESSION_KEY } from "./api.js";
 
 export type SessionUser = { id: string; email: string; name: string; role?: string | null };
 
-/** better-auth answers errors as `{message, code}` (or the service's envelope for its own limits). */
-async function failure(res: Response): Promise<Error> {
-  const body = (await res.json().catch(() => null)) as { message?: string; error?: { message?: string } } | null;
-  return new Error(body?.message ?? body?.error?.message ?? `The service answered ${res.status}`);
+/** A refusal of better-auth's endpoints: its message and the HTTP status (401 no session, 403 not allowed). */
+export class AuthRequestError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = "AuthRequestError";
+  }
 }
 
-async function authFetch(path: string, body?: unknown): Promise<Response> {
+/** better-auth answers errors as `{message, code}` (or the service's envelope for its own limits). */
+async function failure(res: Response): Promise<AuthRequestError> {
+  const body = (await res.json().catch(() => null)) as { message?: string; error?: { message?: string } } | null;
+  return new AuthRequestError(body?.message ?? body?.error?.message ?? `The service answered ${res.status}`, res.status);
+}
+
+/** A request to better-auth under /api/auth/ (GET without a body, POST with one); throws AuthRequestError. */
+export async function authFetch(path: string, body?: unknown): Promise<Response> {
   const res = await fetch(`/api/auth/${path}`, {
     method: body === undefined ? "GET" : "POST",
     credentials: "same-origin",

@@ -1,15 +1,38 @@
-// The signed-in operator's own unread notifications, live (the notifications.onUnreadCount subscription):
-// the count on subscribing and after every change, whichever instance made it.
+// The signed-in user's own unread notifications, live (the notifications.onUnreadCount subscription): the
+// count on subscribing and after every change, whichever instance made it. It is the link to their inbox,
+// and a change of the count refreshes an inbox on screen (a notification sent from elsewhere shows up).
+import { useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
+import { useEffect, useRef } from "react";
+import { Link, useLocation } from "wouter";
 import { trpc } from "../api.js";
 
 export function UnreadBadge() {
+  const queryClient = useQueryClient();
+  const [location] = useLocation();
   const live = useSubscription(trpc.notifications.onUnreadCount.subscriptionOptions());
   const count = live.data?.count;
-  if (count === undefined) return null;
+
+  const seen = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (count === undefined) return;
+    if (seen.current !== undefined && seen.current !== count) {
+      void queryClient.invalidateQueries({ queryKey: trpc.notifications.list.pathKey() });
+    }
+    seen.current = count;
+  }, [count, queryClient]);
+
+  // The status announces a new count; the link inside it opens the inbox.
   return (
-    <span className="unread-badge" role="status" aria-live="polite" aria-label={`${count} unread notifications`}>
-      {count} unread
+    <span role="status" aria-label={count === undefined ? "Unread notifications" : `${count} unread notifications`}>
+      <Link
+        href="/inbox"
+        className="unread-badge"
+        aria-current={location === "/inbox" ? "page" : undefined}
+        aria-label={count === undefined ? "Open your notifications" : `${count} unread: open your notifications`}
+      >
+        {count === undefined ? "Notifications" : `${count} unread`}
+      </Link>
     </span>
   );
 }

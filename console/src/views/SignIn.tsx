@@ -15,7 +15,7 @@ export function SignIn() {
   return (
     <section className="card narrow" aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">Sign in</h1>
-      <p className="hint">Use a platform admin account.</p>
+      <p className="hint">The console needs a platform admin account; any account can read its own notifications here.</p>
       <form onSubmit={submit} className="stack">
         <label>
           Email
@@ -34,12 +34,12 @@ export function SignIn() {
   );
 }
 
-export function SignOutButton() {
+export function SignOutButton({ label = "Sign out" }: { label?: string }) {
   const mutation = useMutation({ mutationFn: signOut });
   return (
     <>
       <button type="button" onClick={() => mutation.mutate()} disabled={mutation.isPending}>
-        Sign out
+        {label}
       </button>
       {mutation.isError && <ErrorNotice error={mutation.error} />}
     </>

@@ -1,53 +1,60 @@
-// Admin test sender: an in-app notification or a push to one user, and what the service answered.
+// Admin test sender: an in-app notification or a push to one user (found by email, yourself, or a user id),
+// and what the service answered.
 
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useId, useRef, useState } from "react";
 import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH } from "../../../server/routers/notifications/limits.js";
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { TableHead } from "../components/TableHead.js";
 import { Time } from "../components/Time.js";
-import { useSession } from "../session.js";
+import { type Recipient, UserPicker } from "../components/UserPicker.js";
+import { userLabel } from "../userSearch.js";
 
-type Message = RouterInputs["notifications"]["testInApp"];
+type Message = Omit<RouterInputs["notifications"]["testInApp"], "targetUserId">;
 
 export function TestSender() {
   const ids = useId();
-  const me = useSession().data;
-  const [form, setForm] = useState<Message>({ type: "system.test", title: "", body: "", url: "", targetUserId: "" });
+  const [recipient, setRecipient] = useState<Recipient | null>(null);
+  const [missingRecipient, setMissingRecipient] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const [form, setForm] = useState<Message>({ type: "system.test", title: "", body: "", url: "" });
   const inApp = useMutation(trpc.notifications.testInApp.mutationOptions());
   const push = useMutation(trpc.notifications.testPush.mutationOptions());
   const [last, setLast] = useState<"inApp" | "push" | null>(null);
+  const [sentTo, setSentTo] = useState<Recipient | null>(null);
 
   const field = (name: keyof Message) => ({
     value: form[name] ?? "",
     onChange: (e: { target: { value: string } }) => setForm({ ...form, [name]: e.target.value }),
   });
+  const choose = (next: Recipient | null) => {
+    setRecipient(next);
+    if (next) setMissingRecipient(false);
+  };
   const send = (channel: "inApp" | "push") => (event?: FormEvent) => {
     event?.preventDefault();
+    if (!recipient) {
+      // The recipient is chosen above the message: say so there and go there.
+      setMissingRecipient(true);
+      searchRef.current?.focus();
+      return;
+    }
     setLast(channel);
+    setSentTo(recipient);
     inApp.reset();
     push.reset();
-    (channel === "inApp" ? inApp : push).mutate(form);
+    (channel === "inApp" ? inApp : push).mutate({ ...form, targetUserId: recipient.id });
   };
   const pending = inApp.isPending || push.isPending;
 
   return (
     <>
       <h1>Test sender</h1>
+      <p className="hint">Sends one in-app notification or one push to a user, and shows what the service answered.</p>
+      <UserPicker value={recipient} onChange={choose} searchRef={searchRef} missing={missingRecipient} />
       <form onSubmit={send("inApp")} className="card stack" aria-labelledby={`${ids}-title`}>
         <h2 id={`${ids}-title`}>Message</h2>
-        <div className="row">
-          <label>
-            Target user id
-            <input required {...field("targetUserId")} />
-          </label>
-          {me && (
-            <button type="button" className="align-end" onClick={() => setForm({ ...form, targetUserId: me.id })}>
-              Send to me
-            </button>
-          )}
-        </div>
         <div className="row">
           <label>
             Type
@@ -87,19 +94,23 @@ export function TestSender() {
       <section aria-live="polite" aria-label="Result">
         {last === "inApp" && <ErrorNotice title="In-app notification not created" error={inApp.error} />}
         {last === "push" && <ErrorNotice title="Push not sent" error={push.error} />}
-        {inApp.data && <InAppResult result={inApp.data} />}
+        {inApp.data && <InAppResult result={inApp.data} to={sentTo} />}
         {push.data && <PushResult result={push.data} />}
       </section>
     </>
   );
 }
 
-function InAppResult({ result }: { result: RouterOutputs["notifications"]["testInApp"] }) {
+function InAppResult({ result, to }: { result: RouterOutputs["notifications"]["testInApp"]; to: Recipient | null }) {
   const n = result.notification;
   return (
     <div role="status" className="notice notice-ok">
       <p>
-        In-app notification created: <strong>{n.title}</strong> (<code>{n.id}</code>) at <Time value={n.dateCreated} />.
+        In-app notification created: <strong>{n.title}</strong>
+        {to?.email && <> for {userLabel({ name: to.name ?? "", email: to.email })}</>} at <Time value={n.dateCreated} />.
+      </p>
+      <p className="hint wrap-anywhere">
+        Notification id <code>{n.id}</code>
       </p>
     </div>
   );
@@ -114,20 +125,24 @@ function PushResult({ result }: { result: RouterOutputs["notifications"]["testPu
         {tried === 0 && " — this user has no active push subscription"}.
       </p>
       {result.results.length > 0 && (
-        <table>
-          <TableHead columns={["Subscription", "Status", "Outcome"]} />
-          <tbody>
-            {result.results.map((r) => (
-              <tr key={r.subscriptionId}>
-                <td>
-                  <code>{r.subscriptionId}</code>
-                </td>
-                <td>{r.statusCode ?? "—"}</td>
-                <td>{r.ok ? "delivered" : (r.error ?? "failed")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="stacked push-results">
+            <TableHead columns={["Subscription", "Status", "Outcome"]} />
+            <tbody>
+              {result.results.map((r) => (
+                <tr key={r.subscriptionId}>
+                  <td data-label="Subscription" className="wrap-anywhere">
+                    <code>{r.subscriptionId}</code>
+                  </td>
+                  <td data-label="Status">{r.statusCode ?? "—"}</td>
+                  <td data-label="Outcome" className="wrap-anywhere">
+                    {r.ok ? "delivered" : (r.error ?? "failed")}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </div>
   );
