@@ -149,6 +149,8 @@ describe.skipIf(!chromiumFound())("Deliveries page", () => {
     await page.waitForURL(/\/console\/deliveries\?producer=messaging-service$/);
     await expect.poll(() => rows().count()).toBe(1);
     await row("message-7").waitFor();
+    // The form follows the address without being rebuilt: focus stays on the button pressed.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Apply filters");
 
     await page.reload();
     await row("message-7").waitFor();
@@ -173,6 +175,9 @@ describe.skipIf(!chromiumFound())("Deliveries page", () => {
     await page.getByText("Clear the filters to see every producer's events.").waitFor();
     expect(await page.getByRole("table").count()).toBe(0);
     await h.checkView("deliveries-filtered-empty");
+    // Back: the form shows the filters of the address it returns to.
+    await page.goBack();
+    await expect.poll(() => page.getByLabel("Producer").inputValue()).toBe("billing-service");
     await page.getByRole("button", { name: "Clear" }).click();
     await row("invoice-42").waitFor();
     expect(new URL(page.url()).search).toBe("");

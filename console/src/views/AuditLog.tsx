@@ -1,6 +1,6 @@
 // The audit log, newest first, filtered by what the address says, 50 at a time with "Load more".
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef } from "react";
 import { Link, useLocation } from "wouter";
 import { useSearch } from "wouter/use-browser-location";
 import { trpc } from "../api.js";
@@ -8,6 +8,7 @@ import { ACTION_WORDS, cohortIdsNamed, cohortNumbersIn, TARGET_TYPE_WORDS } from
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { TableHead } from "../components/TableHead.js";
 import { proPath } from "../links.js";
+import { useAddressDraft } from "../useAddressDraft.js";
 import { AuditRow } from "./AuditRow.js";
 import { ACTIONS, type AuditFilters, filtersFromSearch, filtersToSearch, TARGET_TYPES, toListInput } from "./auditFilters.js";
 
@@ -18,16 +19,16 @@ export function AuditLog() {
   return (
     <>
       <h1>Audit log</h1>
-      <FilterForm key={search} initial={applied} />
+      <FilterForm search={search} initial={applied} />
       {applied.proId && <ProScope proId={applied.proId} />}
       <AuditEvents filters={applied} />
     </>
   );
 }
 
-function FilterForm({ initial }: { initial: AuditFilters }) {
+function FilterForm({ initial, search }: { initial: AuditFilters; search: string }) {
   const [, navigate] = useLocation();
-  const [draft, setDraft] = useState(initial);
+  const [draft, setDraft] = useAddressDraft(initial, search);
   const bind = (key: keyof AuditFilters) => ({
     value: draft[key],
     onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [key]: e.target.value }),

@@ -152,7 +152,7 @@ export function CohortActions({ cohort, cohortNumbers }: { cohort: Cohort; cohor
             nothing.
           </p>
         )}
-        {preview.isPending && <p aria-busy="true">Working out the effect…</p>}
+        {action !== null && preview.isPending && <p aria-busy="true">Working out the effect…</p>}
         <ErrorNotice error={preview.error} />
         {action === "activate" && latestCheck && <StaleCheckWarning cohort={cohort} check={latestCheck} />}
         {preview.data && <ImpactPreview preview={preview.data} cohortNumbers={cohortNumbers} />}

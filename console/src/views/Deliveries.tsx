@@ -2,13 +2,14 @@
 // deliveries each queued (#durable-push-delivery), newest first, filtered by what the address says. While a
 // shown delivery is still queued the list refreshes itself every 5 s.
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { useLocation, useSearch } from "wouter";
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { TableHead } from "../components/TableHead.js";
 import { Time } from "../components/Time.js";
 import { plural } from "../format.js";
+import { useAddressDraft } from "../useAddressDraft.js";
 
 type ProducerEvent = RouterOutputs["deliveries"]["recent"]["events"][number];
 type Delivery = ProducerEvent["deliveries"][number];
@@ -49,15 +50,15 @@ export function Deliveries() {
         Events other services sent through the producer API, newest first, and the Web Push deliveries each one queued: sent, retried while
         queued, or given up.
       </p>
-      <FilterForm key={search} initial={applied} />
+      <FilterForm search={search} initial={applied} />
       <Events filters={applied} />
     </>
   );
 }
 
-function FilterForm({ initial }: { initial: Filters }) {
+function FilterForm({ initial, search }: { initial: Filters; search: string }) {
   const [, navigate] = useLocation();
-  const [draft, setDraft] = useState(initial);
+  const [draft, setDraft] = useAddressDraft(initial, search);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     navigate(pathOf(draft));

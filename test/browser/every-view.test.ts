@@ -1,0 +1,122 @@
+// Every view of the console, held to its bar at 1366 and 390 px (h.checkView: nothing wider than the
+// screen, zero axe-core violations, a screenshot of each width): first as a new service shows them (empty),
+// then full, with long unbroken ids and long texts. Each view's own suite checks its other states; this one
+// makes sure none is left out: the views visited are every route of console/src/App.tsx.
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { pros } from "../../db/schema/index.js";
+import { TEST_PASSWORD, type TestUser } from "../helpers/app.js";
+import { insertChangeRequest, OTHER_ADMIN } from "../helpers/change-requests.js";
+import { eventFor, producer } from "../helpers/producers.js";
+import { chromiumFound } from "./chromium.js";
+import { useConsole } from "./harness.js";
+
+/** The routes the console declares, as written in App.tsx (`/cohorts/:id`, `/pros/:proId?`, …). */
+const declaredRoutes = () => [
+  ...new Set(
+    [...readFileSync(new URL("../../console/src/App.tsx", import.meta.url), "utf8").matchAll(/<Route path="([^"]+)"/g)].map((m) => m[1]!),
+  ),
+];
+
+const LONG_ID = `pro-${"x".repeat(120)}`;
+
+describe.skipIf(!chromiumFound())("every view of the console", () => {
+  const h = useConsole();
+  let admin: TestUser;
+  const visited = new Set<string>();
+  const ids = { cohort: "", request: "" };
+
+  /** Opens a view by its address and waits for its main heading; checks it; notes the route as visited. */
+  async function visit(route: string, path: string, heading: RegExp, name: string) {
+    const page = h.page();
+    await page.goto(`/console${path}`);
+    await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+    // Nothing still loading: the views say "Loading…" with aria-busy until their data is in.
+    await page.locator("[aria-busy=true]:visible").first().waitFor({ state: "detached" });
+    await h.checkView(name);
+    visited.add(route);
+  }
+
+  test("the sign-in page", async () => {
+    admin = await h.app().signUp({ admin: true, name: "Olivia Operator" });
+    await h.page().goto("/console");
+    await h.page().getByRole("heading", { name: "Sign in" }).waitFor();
+    await h.checkView("every-00-sign-in");
+  });
+
+  test("every view, empty", async () => {
+    await h.signIn(admin.email);
+    await visit("/cohorts", "/cohorts", /^Cohorts$/, "every-01-cohorts-empty");
+    await visit("/pros/:proId?", "/pros", /^Pro lookup$/, "every-02-pro-lookup-empty");
+    await visit("/audit", "/audit", /^Audit log$/, "every-03-audit-empty");
+    await visit("/test-sender", "/test-sender", /^Test sender$/, "every-04-test-sender");
+    await visit("/api-keys", "/api-keys", /^API keys$/, "every-05-api-keys-empty");
+    await visit("/deliveries", "/deliveries", /^Deliveries$/, "every-06-deliveries-empty");
+    await visit("/approvals", "/approvals", /approvals/i, "every-07-approvals-empty");
+    await visit("/inbox", "/inbox", /notifications/i, "every-08-inbox-empty");
+  });
+
+  test("every view, full: long ids, long texts, many rows", async () => {
+    const api = h.app().caller(admin).restriction;
+    const proIds = [LONG_ID, ...Array.from({ length: 40 }, (_, i) => `pro-${String(i).padStart(4, "0")}`)];
+    await h
+      .app()
+      .db.db.insert(pros)
+      .values(proIds.slice(0, 30).map((id) => ({ id, name: id })));
+    const cohort = await api.createCohort({ cohortNumber: 1, proIds });
+    await api.checkGates({ id: cohort.id, responseRate: 0.5, comparisonsDone: 3, legalSignoff: false });
+    await api.checkGates({ id: cohort.id, responseRate: 0.9, comparisonsDone: 80, legalSignoff: true });
+    await api.activateCohort({ id: cohort.id });
+    const other = await api.createCohort({ cohortNumber: 2, proIds: proIds.slice(0, 10) });
+    await api.checkGates({ id: other.id, responseRate: 0.9, comparisonsDone: 80, legalSignoff: true });
+    await api.activateCohort({ id: other.id });
+    await api.rollbackCohort({ id: other.id, reason: "A long reason: ".repeat(12) });
+    ids.cohort = cohort.id;
+    ids.request = await insertChangeRequest(h.app().db.db, { cohortId: cohort.id, action: "rollback", requestedBy: OTHER_ADMIN });
+    await h
+      .app()
+      .caller(admin)
+      .apiKeys.create({ name: "Search service, read-only flags for the pro directory", scopes: ["flags:read"] });
+    const send = producer(() => h.app());
+    await send.results(await send.key("messaging"), [eventFor(admin.id, { title: "A very long title ".repeat(5) })]);
+    for (let i = 0; i < 3; i++) {
+      await h
+        .app()
+        .caller(admin)
+        .notifications.testInApp({ type: "system.test", title: `Notice ${i}`, body: "Body ".repeat(30), targetUserId: admin.id });
+    }
+
+    await visit("/cohorts", "/cohorts", /^Cohorts$/, "every-11-cohorts");
+    await visit("/cohorts/:id", `/cohorts/${ids.cohort}`, /^Cohort 1\b/, "every-12-cohort");
+    await visit("/pros/:proId?", "/pros", /^Pro lookup$/, "every-13-pro-lookup");
+    await visit("/pros/:proId?", `/pros/${LONG_ID}`, /^Pro lookup$/, "every-14-pro-long-id");
+    await visit("/audit", "/audit", /^Audit log$/, "every-15-audit");
+    await visit("/api-keys", "/api-keys", /^API keys$/, "every-16-api-keys");
+    await visit("/deliveries", "/deliveries", /^Deliveries$/, "every-17-deliveries");
+    await visit("/approvals", "/approvals", /approvals/i, "every-18-approvals");
+    await visit("/approvals/:id", `/approvals/${ids.request}`, /rollback/i, "every-19-approval-request");
+    await visit("/inbox", "/inbox", /notifications/i, "every-20-inbox");
+  });
+
+  test("the page of an account that is not a platform admin", async () => {
+    const user = await h.app().signUp();
+    const page = h.page();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill(TEST_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // The inbox (the last view visited) is theirs to read; any admin view says why it is closed to them.
+    await page.getByRole("heading", { level: 1, name: "Your notifications" }).waitFor();
+    await page.goto("/console/cohorts");
+    await page.getByRole("heading", { level: 1, name: "No access to the operator console" }).waitFor();
+    await h.checkView("every-21-not-an-admin");
+  });
+
+  test("visited every route the console declares", () => {
+    expect([...visited].sort()).toEqual(declaredRoutes().sort());
+  });
+
+  test("the pages ran without errors", () => {
+    expect(h.pageProblems.filter((p) => /Content Security Policy|Refused to|uncaught/i.test(p))).toEqual([]);
+  });
+});
