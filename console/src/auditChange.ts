@@ -2,6 +2,7 @@
 // what the change came with. Pure: no React, no I/O; the shapes are those of docs/api.md#audit-trail.
 import type { AuditAction, AuditTargetType } from "../../db/schema/audit-actions.js";
 import { formatDate, plural } from "./format.js";
+import { explainBlocker } from "./gates.js";
 
 /** The fields of an audit event the words are made of. */
 export type AuditEventShape = {
@@ -145,7 +146,9 @@ const cohortCreated: Describe = (_before, after) => {
   return [`created with ${plural(ids.length, "pro")}${ids.length ? ` (${someIds(ids)})` : ""}`];
 };
 
-/** The gate check's inputs and what they decided; a blocked check keeps the service's words of why. */
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/** The gate check's inputs and what they decided; a blocked check says why in words (gates.ts). */
 const gatesChecked: Describe = (_before, after, { show }) => {
   const inputs = [
     `response rate ${show(after.responseRate)}`,
@@ -153,7 +156,7 @@ const gatesChecked: Describe = (_before, after, { show }) => {
     `communication log live ${show(after.logLive)}`,
     `legal sign-off ${show(after.legalSignoff)}`,
   ].join(", ");
-  const outcome = after.allGatesMet === true ? "all gates met" : `blocked: ${str(after.blockedBy) ?? "a gate is not met"}`;
+  const outcome = after.allGatesMet === true ? "all gates met" : `blocked: ${lowerFirst(explainBlocker(str(after.blockedBy) ?? "a gate is not met").summary)}`;
   return [`${inputs} → ${outcome}`];
 };
 

@@ -177,7 +177,7 @@ describe("an audit event in words", () => {
     expect(describeChange({ action, before, after }, options)).toEqual(lines);
   });
 
-  test("a blocked gate check keeps the service's words of why", () => {
+  test("a blocked gate check says why in words", () => {
     const after = {
       responseRate: null,
       comparisonsDone: 10,
@@ -187,7 +187,7 @@ describe("an audit event in words", () => {
       blockedBy: "legal_signoff missing",
     };
     expect(describeChange({ action: "cohort.check_gates", before: null, after }, options)).toEqual([
-      "response rate —, comparisons 10, communication log live yes, legal sign-off no → blocked: legal_signoff missing",
+      "response rate —, comparisons 10, communication log live yes, legal sign-off no → blocked: legal has not signed the rollout off.",
     ]);
   });
 
