@@ -156,7 +156,10 @@ const gatesChecked: Describe = (_before, after, { show }) => {
     `communication log live ${show(after.logLive)}`,
     `legal sign-off ${show(after.legalSignoff)}`,
   ].join(", ");
-  const outcome = after.allGatesMet === true ? "all gates met" : `blocked: ${lowerFirst(explainBlocker(str(after.blockedBy) ?? "a gate is not met").summary)}`;
+  const outcome =
+    after.allGatesMet === true
+      ? "all gates met"
+      : `blocked: ${lowerFirst(explainBlocker(str(after.blockedBy) ?? "a gate is not met").summary)}`;
   return [`${inputs} → ${outcome}`];
 };
 

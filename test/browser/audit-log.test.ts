@@ -156,10 +156,10 @@ describe.skipIf(!chromiumFound())("the audit log", () => {
 
     // A gate check's record names its cohort by id only: the list of cohorts is fetched again to name it.
     await applyFilters({ action: "cohort.check_gates" });
-    const check = events().getByRole("row").filter({ hasText: "blocked: response_rate 0.4 < 0.6" });
+    const check = events().getByRole("row").filter({ hasText: "blocked: the response rate is 0.4, below the 0.6 it needs" });
     await check.getByRole("link", { name: "cohort 43" }).waitFor();
     expect(await check.textContent()).toContain(
-      "response rate 0.4, comparisons 10, communication log live yes, legal sign-off no → blocked: response_rate 0.4 < 0.6",
+      "response rate 0.4, comparisons 10, communication log live yes, legal sign-off no → blocked: the response rate is 0.4, below the 0.6 it needs",
     );
     await page().getByText("3 shown, the last page.").waitFor();
   });
