@@ -269,7 +269,7 @@ function CreateKey({ onCreated }: { onCreated(): Promise<void> }) {
           </span>
           {message("name")}
         </div>
-        <fieldset ref={scopesRef} className="scopes" aria-describedby={describedBy("scopes")}>
+        <fieldset ref={scopesRef} className="choices scopes" aria-describedby={describedBy("scopes")}>
           <legend>Scopes</legend>
           {apiKeyScopes.map((scope) => (
             <label key={scope} className="checkbox">

@@ -13,7 +13,7 @@ export function IdColumnChoice({ list, onSource, onHeader }: Props) {
   const ids = useId();
   if (list.columns.length === 0 && !list.headerDetected) return null;
   return (
-    <fieldset className="id-source">
+    <fieldset className="choices id-source">
       <legend>How to read the rows</legend>
       {list.columns.length > 0 && (
         <label>

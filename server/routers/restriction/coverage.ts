@@ -5,6 +5,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import { auditEvents, proFlagChanges, proRestrictionStatus, restrictionCohorts } from "../../../db/schema/index.js";
 import type { HandlerArgs } from "../types.js";
 import { findCohort } from "./cohorts.js";
+import { flagChangeColumns, withActor } from "./history.js";
 
 export type TurnedOffBy = {
   at: Date;
@@ -38,25 +39,17 @@ export async function cohortCoverage({ ctx, input }: HandlerArgs<{ id: string }>
       ? []
       : await ctx.db
           .selectDistinctOn([proFlagChanges.proId], {
+            ...flagChangeColumns,
             proId: proFlagChanges.proId,
-            at: proFlagChanges.at,
-            via: proFlagChanges.via,
-            cohortId: proFlagChanges.cohortId,
-            cohortNumber: restrictionCohorts.cohortNumber,
             action: auditEvents.action,
             reason: auditEvents.reason,
-            actorId: auditEvents.actorId,
-            actorEmail: auditEvents.actorEmail,
-            auditEventId: proFlagChanges.auditEventId,
           })
           .from(proFlagChanges)
           .innerJoin(auditEvents, eq(auditEvents.id, proFlagChanges.auditEventId))
           .leftJoin(restrictionCohorts, eq(restrictionCohorts.id, proFlagChanges.cohortId))
           .where(inArray(proFlagChanges.proId, off))
           .orderBy(proFlagChanges.proId, desc(proFlagChanges.id));
-  const byPro = new Map(
-    latest.map(({ proId, actorId, actorEmail, ...change }) => [proId, { ...change, actor: { id: actorId, email: actorEmail } }]),
-  );
+  const byPro = new Map(latest.map(({ proId, ...change }) => [proId, withActor(change)]));
   return {
     cohortId: cohort.id,
     status: cohort.status,

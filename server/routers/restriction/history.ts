@@ -15,19 +15,26 @@ export type ProFlagChange = {
   auditEventId: string;
 };
 
+/** A flag change's columns with what its audit event and cohort say of it (joined as proHistory joins them). */
+export const flagChangeColumns = {
+  at: proFlagChanges.at,
+  via: proFlagChanges.via,
+  cohortId: proFlagChanges.cohortId,
+  cohortNumber: restrictionCohorts.cohortNumber,
+  actorId: auditEvents.actorId,
+  actorEmail: auditEvents.actorEmail,
+  auditEventId: proFlagChanges.auditEventId,
+};
+
+/** A row read with flagChangeColumns, its actor as the API shows one. */
+export const withActor = <T extends { actorId: string; actorEmail: string }>({ actorId, actorEmail, ...rest }: T) => ({
+  ...rest,
+  actor: { id: actorId, email: actorEmail },
+});
+
 export async function proHistory({ ctx, input }: HandlerArgs<{ proId: string }>): Promise<{ proId: string; changes: ProFlagChange[] }> {
   const rows = await ctx.db
-    .select({
-      at: proFlagChanges.at,
-      restrictionActive: proFlagChanges.restrictionActive,
-      previous: proFlagChanges.previous,
-      via: proFlagChanges.via,
-      cohortId: proFlagChanges.cohortId,
-      cohortNumber: restrictionCohorts.cohortNumber,
-      actorId: auditEvents.actorId,
-      actorEmail: auditEvents.actorEmail,
-      auditEventId: proFlagChanges.auditEventId,
-    })
+    .select({ ...flagChangeColumns, restrictionActive: proFlagChanges.restrictionActive, previous: proFlagChanges.previous })
     .from(proFlagChanges)
     .innerJoin(auditEvents, eq(auditEvents.id, proFlagChanges.auditEventId))
     .leftJoin(restrictionCohorts, eq(restrictionCohorts.id, proFlagChanges.cohortId))
@@ -35,6 +42,6 @@ export async function proHistory({ ctx, input }: HandlerArgs<{ proId: string }>)
     .orderBy(desc(proFlagChanges.id));
   return {
     proId: input.proId,
-    changes: rows.map(({ actorId, actorEmail, ...change }) => ({ ...change, actor: { id: actorId, email: actorEmail } })),
+    changes: rows.map(withActor),
   };
 }
