@@ -7,7 +7,7 @@ import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH } from "../../../server/route
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { TableHead } from "../components/TableHead.js";
+import { StackedTable } from "../components/StackedTable.js";
 import { Time } from "../components/Time.js";
 
 type ApiKey = RouterOutputs["apiKeys"]["list"]["apiKeys"][number];
@@ -101,58 +101,56 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke(key: ApiKey): v
   // cell and Revoke the status's, so that a laptop's width holds every column with each email and time
   // whole (styles/platform.css).
   return (
-    <div className="table-scroll">
-      <table className="stacked keys">
-        <caption className="visually-hidden">API keys, newest first, revoked ones included</caption>
-        <TableHead columns={["Name", "Scopes", "Created", "Expires", "Last used", "Status"]} />
-        <tbody>
-          {keys.map((key) => {
-            const status = statusOf(key, now);
-            return (
-              <tr key={key.id}>
-                <td data-label="Name" className="key-name">
-                  <span className="key-title">{key.name}</span>
-                  <span className="hint">
-                    prefix <code>{key.prefix}…</code>
-                  </span>
-                </td>
-                <td data-label="Scopes">
-                  <ul className="plain">
-                    {key.scopes.map((scope) => (
-                      <li key={scope}>
-                        <code>{scope}</code>
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-                <td data-label="Created" className="when">
-                  <Time value={key.createdAt} />
-                  <span className="hint by">
-                    by <span className="email">{key.createdBy.email}</span>
-                  </span>
-                </td>
-                <td data-label="Expires" className="when">
-                  {key.expiresAt ? <Time value={key.expiresAt} /> : "Never"}
-                </td>
-                <td data-label="Last used" className="when">
-                  {key.lastUsedAt ? <Time value={key.lastUsedAt} /> : "Never"}
-                </td>
-                <td data-label="Status">
-                  <div className="key-status">
-                    <span className={`badge ${badgeOf[status]}`}>{status}</span>
-                    {status === "Active" && (
-                      <button type="button" className="danger" aria-label={`Revoke ${key.name}`} onClick={() => onRevoke(key)}>
-                        Revoke…
-                      </button>
-                    )}
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <StackedTable
+      className="keys"
+      caption="API keys, newest first, revoked ones included"
+      columns={["Name", "Scopes", "Created", "Expires", "Last used", "Status"]}
+    >
+      {keys.map((key) => {
+        const status = statusOf(key, now);
+        return (
+          <tr key={key.id}>
+            <td data-label="Name" className="key-name">
+              <span className="key-title">{key.name}</span>
+              <span className="hint">
+                prefix <code>{key.prefix}…</code>
+              </span>
+            </td>
+            <td data-label="Scopes">
+              <ul className="plain">
+                {key.scopes.map((scope) => (
+                  <li key={scope}>
+                    <code>{scope}</code>
+                  </li>
+                ))}
+              </ul>
+            </td>
+            <td data-label="Created" className="when">
+              <Time value={key.createdAt} />
+              <span className="hint by">
+                by <span className="email">{key.createdBy.email}</span>
+              </span>
+            </td>
+            <td data-label="Expires" className="when">
+              {key.expiresAt ? <Time value={key.expiresAt} /> : "Never"}
+            </td>
+            <td data-label="Last used" className="when">
+              {key.lastUsedAt ? <Time value={key.lastUsedAt} /> : "Never"}
+            </td>
+            <td data-label="Status">
+              <div className="key-status">
+                <span className={`badge ${badgeOf[status]}`}>{status}</span>
+                {status === "Active" && (
+                  <button type="button" className="danger" aria-label={`Revoke ${key.name}`} onClick={() => onRevoke(key)}>
+                    Revoke…
+                  </button>
+                )}
+              </div>
+            </td>
+          </tr>
+        );
+      })}
+    </StackedTable>
   );
 }
 

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { TableHead } from "../components/TableHead.js";
+import { StackedTable } from "../components/StackedTable.js";
 import { Time } from "../components/Time.js";
 import { formatDate } from "../format.js";
 import { useSession } from "../session.js";
@@ -41,49 +41,47 @@ function PendingTable({ requests, myId }: { requests: ChangeRequest[]; myId: str
   // On a phone a request is a block of labelled lines (table.stacked); wider, emails and times stay whole
   // (styles/platform.css), and the box scrolls sideways should a row still not fit.
   return (
-    <div className="table-scroll">
-      <table className="stacked requests">
-        <caption className="visually-hidden">Change requests waiting for a second admin, newest first</caption>
-        <TableHead columns={["Cohort", "Action", "Requested by", "Requested", "Reason", "Review"]} />
-        <tbody>
-          {requests.map((r) => {
-            const mine = r.requestedBy.id === myId;
-            const what = `${actionNoun[r.action].toLowerCase()} of cohort ${r.cohortNumber}`;
-            return (
-              <tr key={r.id}>
-                <td data-label="Cohort" className="nowrap">
-                  <Link href={`/cohorts/${r.cohortId}`}>Cohort {r.cohortNumber}</Link>
-                </td>
-                <td data-label="Action">{actionNoun[r.action]}</td>
-                <td data-label="Requested by" className="wrap-anywhere">
-                  <span className="email">{r.requestedBy.email}</span>
-                  {mine && <span className="hint"> (you)</span>}
-                </td>
-                <td data-label="Requested" className="when">
-                  <Time value={r.requestedAt} />
-                </td>
-                <td data-label="Reason" className="wrap-anywhere">
-                  {r.reason ?? <span className="hint">none given</span>}
-                </td>
-                <td data-label="Review">
-                  {mine ? (
-                    <>
-                      <span className="badge badge-pending">Waiting for another admin</span>{" "}
-                      <Link href={requestPath(r.id)} aria-label={`Open your request: ${what}, ${formatDate(r.requestedAt)}`}>
-                        Open
-                      </Link>
-                    </>
-                  ) : (
-                    <Link href={requestPath(r.id)} aria-label={`Review the ${what}, requested ${formatDate(r.requestedAt)}`}>
-                      Review
-                    </Link>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <StackedTable
+      className="requests"
+      caption="Change requests waiting for a second admin, newest first"
+      columns={["Cohort", "Action", "Requested by", "Requested", "Reason", "Review"]}
+    >
+      {requests.map((r) => {
+        const mine = r.requestedBy.id === myId;
+        const what = `${actionNoun[r.action].toLowerCase()} of cohort ${r.cohortNumber}`;
+        return (
+          <tr key={r.id}>
+            <td data-label="Cohort" className="nowrap">
+              <Link href={`/cohorts/${r.cohortId}`}>Cohort {r.cohortNumber}</Link>
+            </td>
+            <td data-label="Action">{actionNoun[r.action]}</td>
+            <td data-label="Requested by" className="wrap-anywhere">
+              <span className="email">{r.requestedBy.email}</span>
+              {mine && <span className="hint"> (you)</span>}
+            </td>
+            <td data-label="Requested" className="when">
+              <Time value={r.requestedAt} />
+            </td>
+            <td data-label="Reason" className="wrap-anywhere">
+              {r.reason ?? <span className="hint">none given</span>}
+            </td>
+            <td data-label="Review">
+              {mine ? (
+                <>
+                  <span className="badge badge-pending">Waiting for another admin</span>{" "}
+                  <Link href={requestPath(r.id)} aria-label={`Open your request: ${what}, ${formatDate(r.requestedAt)}`}>
+                    Open
+                  </Link>
+                </>
+              ) : (
+                <Link href={requestPath(r.id)} aria-label={`Review the ${what}, requested ${formatDate(r.requestedAt)}`}>
+                  Review
+                </Link>
+              )}
+            </td>
+          </tr>
+        );
+      })}
+    </StackedTable>
   );
 }

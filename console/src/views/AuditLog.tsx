@@ -6,7 +6,7 @@ import { useSearch } from "wouter/use-browser-location";
 import { trpc } from "../api.js";
 import { ACTION_WORDS, cohortIdsNamed, cohortNumbersIn, TARGET_TYPE_WORDS } from "../auditChange.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { TableHead } from "../components/TableHead.js";
+import { StackedTable } from "../components/StackedTable.js";
 import { proPath } from "../links.js";
 import { useAddressDraft } from "../useAddressDraft.js";
 import { AuditRow } from "./AuditRow.js";
@@ -150,17 +150,15 @@ function AuditEvents({ filters }: { filters: AuditFilters }) {
       ) : rows.length === 0 && !events.isError ? (
         <p className="empty">No event matches these filters.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="stacked audit-events">
-            <caption className="visually-hidden">Audit events, newest first</caption>
-            <TableHead columns={["When", "Actor", "Action", "Target", "Reason", "What changed"]} />
-            <tbody>
-              {rows.map((event) => (
-                <AuditRow key={event.id} event={event} cohortNumbers={cohortNumbers} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StackedTable
+          className="audit-events"
+          caption="Audit events, newest first"
+          columns={["When", "Actor", "Action", "Target", "Reason", "What changed"]}
+        >
+          {rows.map((event) => (
+            <AuditRow key={event.id} event={event} cohortNumbers={cohortNumbers} />
+          ))}
+        </StackedTable>
       )}
       <p className="row">
         <span className="hint">

@@ -5,7 +5,7 @@ import { Link } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { RequestStatusBadge } from "../components/RequestStatusBadge.js";
-import { TableHead } from "../components/TableHead.js";
+import { StackedTable } from "../components/StackedTable.js";
 import { Time } from "../components/Time.js";
 import { formatDate } from "../format.js";
 import { actionNoun, requestPath } from "./changeRequests.js";
@@ -25,49 +25,47 @@ export function ChangeRequestHistory({ cohortId, cohortNumber }: { cohortId: str
       ) : rows.length === 0 && !requests.isError ? (
         <p className="empty">No change request yet.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="stacked requests">
-            <caption className="visually-hidden">Change requests of cohort {cohortNumber}, newest first</caption>
-            <TableHead columns={["Requested", "Action", "Status", "Requested by", "Reason", "Decided by", "Comment"]} />
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td data-label="Requested" className="when">
-                    <Time value={r.requestedAt} />
-                  </td>
-                  <td data-label="Action">
-                    <Link href={requestPath(r.id)} aria-label={`${actionNoun[r.action]} request of ${formatDate(r.requestedAt)}`}>
-                      {actionNoun[r.action]}
-                    </Link>
-                  </td>
-                  <td data-label="Status">
-                    <RequestStatusBadge status={r.status} />
-                  </td>
-                  <td data-label="Requested by" className="wrap-anywhere">
-                    <span className="email">{r.requestedBy.email}</span>
-                  </td>
-                  <td data-label="Reason" className="wrap-anywhere">
-                    {r.reason ?? "—"}
-                  </td>
-                  <td data-label="Decided by" className="wrap-anywhere">
-                    {r.decidedBy ? (
-                      <>
-                        <span className="email">{r.decidedBy.email}</span>
-                        <br />
-                        <Time value={r.decidedAt} />
-                      </>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                  <td data-label="Comment" className="wrap-anywhere">
-                    {r.comment ?? "—"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StackedTable
+          className="requests"
+          caption={<>Change requests of cohort {cohortNumber}, newest first</>}
+          columns={["Requested", "Action", "Status", "Requested by", "Reason", "Decided by", "Comment"]}
+        >
+          {rows.map((r) => (
+            <tr key={r.id}>
+              <td data-label="Requested" className="when">
+                <Time value={r.requestedAt} />
+              </td>
+              <td data-label="Action">
+                <Link href={requestPath(r.id)} aria-label={`${actionNoun[r.action]} request of ${formatDate(r.requestedAt)}`}>
+                  {actionNoun[r.action]}
+                </Link>
+              </td>
+              <td data-label="Status">
+                <RequestStatusBadge status={r.status} />
+              </td>
+              <td data-label="Requested by" className="wrap-anywhere">
+                <span className="email">{r.requestedBy.email}</span>
+              </td>
+              <td data-label="Reason" className="wrap-anywhere">
+                {r.reason ?? "—"}
+              </td>
+              <td data-label="Decided by" className="wrap-anywhere">
+                {r.decidedBy ? (
+                  <>
+                    <span className="email">{r.decidedBy.email}</span>
+                    <br />
+                    <Time value={r.decidedAt} />
+                  </>
+                ) : (
+                  "—"
+                )}
+              </td>
+              <td data-label="Comment" className="wrap-anywhere">
+                {r.comment ?? "—"}
+              </td>
+            </tr>
+          ))}
+        </StackedTable>
       )}
     </section>
   );

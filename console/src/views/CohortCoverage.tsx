@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { TableHead } from "../components/TableHead.js";
+import { StackedTable } from "../components/StackedTable.js";
 import { Time } from "../components/Time.js";
 import { causeOf, offCauses } from "../coverage.js";
 import { plural } from "../format.js";
@@ -57,44 +57,42 @@ export function CoverageCard({ id, pros }: { id: string; pros: number }) {
         The cohort still reads active, but later changes switched {notRestricted.length} of its pros off, and nothing switches them back on
         by itself. To restrict them again, roll the cohort back and activate it again after a fresh gate check, or switch them on per pro.
       </p>
-      <div className="table-scroll">
-        <table className="stacked coverage">
-          <caption className="visually-hidden">Pros of the cohort that are not restricted now, and why</caption>
-          <TableHead columns={["Pro", "Switched off by", "When", "By", "Reason", "Audit event"]} />
-          <tbody>
-            {notRestricted.map(({ proId, turnedOffBy }) => (
-              <tr key={proId}>
-                <td data-label="Pro">
-                  <Link href={proPath(proId)} className="id">
-                    {proId}
-                  </Link>
-                </td>
-                <td data-label="Off by">
-                  {turnedOffBy?.via === "cohort" && turnedOffBy.cohortId ? (
-                    <Link href={`/cohorts/${turnedOffBy.cohortId}`}>{causeOf(turnedOffBy)}</Link>
-                  ) : (
-                    causeOf(turnedOffBy)
-                  )}
-                </td>
-                <td data-label="When">
-                  <Time value={turnedOffBy?.at} />
-                </td>
-                <td data-label="By">{turnedOffBy?.actor.email ?? "—"}</td>
-                <td data-label="Reason">{turnedOffBy?.reason ?? "—"}</td>
-                <td data-label="Audit event">
-                  {turnedOffBy ? (
-                    <Link href={`/audit?${new URLSearchParams({ proId })}`} title={turnedOffBy.auditEventId}>
-                      the pro&apos;s events
-                    </Link>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <StackedTable
+        className="coverage"
+        caption="Pros of the cohort that are not restricted now, and why"
+        columns={["Pro", "Switched off by", "When", "By", "Reason", "Audit event"]}
+      >
+        {notRestricted.map(({ proId, turnedOffBy }) => (
+          <tr key={proId}>
+            <td data-label="Pro">
+              <Link href={proPath(proId)} className="id">
+                {proId}
+              </Link>
+            </td>
+            <td data-label="Off by">
+              {turnedOffBy?.via === "cohort" && turnedOffBy.cohortId ? (
+                <Link href={`/cohorts/${turnedOffBy.cohortId}`}>{causeOf(turnedOffBy)}</Link>
+              ) : (
+                causeOf(turnedOffBy)
+              )}
+            </td>
+            <td data-label="When">
+              <Time value={turnedOffBy?.at} />
+            </td>
+            <td data-label="By">{turnedOffBy?.actor.email ?? "—"}</td>
+            <td data-label="Reason">{turnedOffBy?.reason ?? "—"}</td>
+            <td data-label="Audit event">
+              {turnedOffBy ? (
+                <Link href={`/audit?${new URLSearchParams({ proId })}`} title={turnedOffBy.auditEventId}>
+                  the pro&apos;s events
+                </Link>
+              ) : (
+                "—"
+              )}
+            </td>
+          </tr>
+        ))}
+      </StackedTable>
     </section>
   );
 }

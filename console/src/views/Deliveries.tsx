@@ -6,7 +6,7 @@ import type { FormEvent } from "react";
 import { useLocation, useSearch } from "wouter";
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { TableHead } from "../components/TableHead.js";
+import { StackedTable } from "../components/StackedTable.js";
 import { Time } from "../components/Time.js";
 import { plural } from "../format.js";
 import { useAddressDraft } from "../useAddressDraft.js";
@@ -148,48 +148,46 @@ function EventTable({ events }: { events: ProducerEvent[] }) {
   // the user id and the deliveries under their label at full width; on a wider screen ids and producers'
   // names stay whole (styles/platform.css). The box scrolls sideways should a row still not fit.
   return (
-    <div className="table-scroll">
-      <table className="stacked deliveries">
-        <caption className="visually-hidden">Producers' events, newest first, with their push deliveries</caption>
-        <TableHead columns={["When", "Producer", "Event id", "User id", "Notification", "Push deliveries"]} />
-        <tbody>
-          {events.map((event) => (
-            <tr key={`${event.producer}\u0000${event.eventId}`}>
-              <td data-label="When" className="when">
-                <Time value={event.createdAt} />
-              </td>
-              <td data-label="Producer" className="name">
-                {event.producer}
-              </td>
-              <td data-label="Event id" className="id">
-                <code>{event.eventId}</code>
-              </td>
-              <td data-label="User id" className="id label-above">
-                <code>{event.userId}</code>
-              </td>
-              <td data-label="Notification">
-                {event.notificationId ? (
-                  <code title={event.notificationId}>{short(event.notificationId)}</code>
-                ) : (
-                  <span className="hint">none (in-app off)</span>
-                )}
-              </td>
-              <td data-label="Push deliveries" className="label-above">
-                {event.deliveries.length === 0 ? (
-                  <span className="hint">No push (push off for this user or category, or no subscription)</span>
-                ) : (
-                  <ul className="plain delivery-list">
-                    {event.deliveries.map((delivery) => (
-                      <DeliveryItem key={delivery.subscriptionId} delivery={delivery} />
-                    ))}
-                  </ul>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <StackedTable
+      className="deliveries"
+      caption="Producers' events, newest first, with their push deliveries"
+      columns={["When", "Producer", "Event id", "User id", "Notification", "Push deliveries"]}
+    >
+      {events.map((event) => (
+        <tr key={`${event.producer}\u0000${event.eventId}`}>
+          <td data-label="When" className="when">
+            <Time value={event.createdAt} />
+          </td>
+          <td data-label="Producer" className="name">
+            {event.producer}
+          </td>
+          <td data-label="Event id" className="id">
+            <code>{event.eventId}</code>
+          </td>
+          <td data-label="User id" className="id label-above">
+            <code>{event.userId}</code>
+          </td>
+          <td data-label="Notification">
+            {event.notificationId ? (
+              <code title={event.notificationId}>{short(event.notificationId)}</code>
+            ) : (
+              <span className="hint">none (in-app off)</span>
+            )}
+          </td>
+          <td data-label="Push deliveries" className="label-above">
+            {event.deliveries.length === 0 ? (
+              <span className="hint">No push (push off for this user or category, or no subscription)</span>
+            ) : (
+              <ul className="plain delivery-list">
+                {event.deliveries.map((delivery) => (
+                  <DeliveryItem key={delivery.subscriptionId} delivery={delivery} />
+                ))}
+              </ul>
+            )}
+          </td>
+        </tr>
+      ))}
+    </StackedTable>
   );
 }
 

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Explained } from "../components/Explained.js";
-import { TableHead } from "../components/TableHead.js";
+import { StackedTable } from "../components/StackedTable.js";
 import { Time } from "../components/Time.js";
 import { explainBlocker } from "../gates.js";
 
@@ -21,38 +21,35 @@ export function GateCheckHistory({ cohortId }: { cohortId: string }) {
         <p className="empty">No gate check yet: activation stays blocked until one passes.</p>
       ) : (
         // On a phone each check is a block of labelled lines (styles.css, table.stacked).
-        <div className="table-scroll">
-          <table className="stacked">
-            <caption className="visually-hidden">Gate checks of the cohort, newest first</caption>
-            <TableHead columns={["Checked", "Response rate#", "Comparisons#", "Log live", "Legal sign-off", "Result"]} />
-            <tbody>
-              {checks.data?.map((check) => (
-                <tr key={check.id}>
-                  <td data-label="Checked">
-                    <Time value={check.checkedAt} />
-                  </td>
-                  <td data-label="Response rate" className="num">
-                    {check.responseRate ?? "—"}
-                  </td>
-                  <td data-label="Comparisons" className="num">
-                    {check.comparisonsDone ?? "—"}
-                  </td>
-                  <td data-label="Log live">{yesNo(check.logLive)}</td>
-                  <td data-label="Legal sign-off">{yesNo(check.legalSignoff)}</td>
-                  <td data-label="Result">
-                    {check.allGatesMet ? (
-                      <span className="badge badge-active">All gates met</span>
-                    ) : (
-                      <>
-                        <span className="badge badge-fail">Blocked</span> <Explained text={explainBlocker(check.blockedBy ?? "unknown")} />
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StackedTable
+          caption="Gate checks of the cohort, newest first"
+          columns={["Checked", "Response rate#", "Comparisons#", "Log live", "Legal sign-off", "Result"]}
+        >
+          {checks.data?.map((check) => (
+            <tr key={check.id}>
+              <td data-label="Checked">
+                <Time value={check.checkedAt} />
+              </td>
+              <td data-label="Response rate" className="num">
+                {check.responseRate ?? "—"}
+              </td>
+              <td data-label="Comparisons" className="num">
+                {check.comparisonsDone ?? "—"}
+              </td>
+              <td data-label="Log live">{yesNo(check.logLive)}</td>
+              <td data-label="Legal sign-off">{yesNo(check.legalSignoff)}</td>
+              <td data-label="Result">
+                {check.allGatesMet ? (
+                  <span className="badge badge-active">All gates met</span>
+                ) : (
+                  <>
+                    <span className="badge badge-fail">Blocked</span> <Explained text={explainBlocker(check.blockedBy ?? "unknown")} />
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </StackedTable>
       )}
     </section>
   );

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { TableHead } from "../components/TableHead.js";
+import { StackedTable } from "../components/StackedTable.js";
 import { Time } from "../components/Time.js";
 
 const onOff = (active: boolean) => (active ? "on" : "off");
@@ -22,37 +22,31 @@ export function ProHistory({ proId }: { proId: string }) {
       ) : history.data?.changes.length === 0 ? (
         <p className="empty">No change of this pro&apos;s flag has been recorded.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="stacked">
-            <caption className="visually-hidden">Changes of the pro&apos;s flag, newest first</caption>
-            <TableHead columns={["When", "Restriction", "Via", "By", "Audit event"]} />
-            <tbody>
-              {history.data?.changes.map((change) => (
-                <tr key={change.auditEventId + String(change.at.getTime())}>
-                  <td data-label="When">
-                    <Time value={change.at} />
-                  </td>
-                  <td data-label="Restriction">
-                    {onOff(change.previous)} → <strong>{onOff(change.restrictionActive)}</strong>
-                  </td>
-                  <td data-label="Via">
-                    {change.via === "cohort" && change.cohortId ? (
-                      <Link href={`/cohorts/${change.cohortId}`}>cohort {change.cohortNumber ?? change.cohortId}</Link>
-                    ) : (
-                      "per pro"
-                    )}
-                  </td>
-                  <td data-label="By">{change.actor.email}</td>
-                  <td data-label="Audit event">
-                    <Link href={auditLink(proId)} title={change.auditEventId}>
-                      <code>{change.auditEventId.slice(0, 8)}</code>
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StackedTable caption="Changes of the pro&apos;s flag, newest first" columns={["When", "Restriction", "Via", "By", "Audit event"]}>
+          {history.data?.changes.map((change) => (
+            <tr key={change.auditEventId + String(change.at.getTime())}>
+              <td data-label="When">
+                <Time value={change.at} />
+              </td>
+              <td data-label="Restriction">
+                {onOff(change.previous)} → <strong>{onOff(change.restrictionActive)}</strong>
+              </td>
+              <td data-label="Via">
+                {change.via === "cohort" && change.cohortId ? (
+                  <Link href={`/cohorts/${change.cohortId}`}>cohort {change.cohortNumber ?? change.cohortId}</Link>
+                ) : (
+                  "per pro"
+                )}
+              </td>
+              <td data-label="By">{change.actor.email}</td>
+              <td data-label="Audit event">
+                <Link href={auditLink(proId)} title={change.auditEventId}>
+                  <code>{change.auditEventId.slice(0, 8)}</code>
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </StackedTable>
       )}
     </section>
   );

@@ -6,7 +6,7 @@ import { type FormEvent, useId, useRef, useState } from "react";
 import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH } from "../../../server/routers/notifications/limits.js";
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { TableHead } from "../components/TableHead.js";
+import { StackedTable } from "../components/StackedTable.js";
 import { Time } from "../components/Time.js";
 import { type Recipient, UserPicker } from "../components/UserPicker.js";
 import { userLabel } from "../userSearch.js";
@@ -125,24 +125,23 @@ function PushResult({ result }: { result: RouterOutputs["notifications"]["testPu
         {tried === 0 && " — this user has no active push subscription"}.
       </p>
       {result.results.length > 0 && (
-        <div className="table-scroll">
-          <table className="stacked push-results">
-            <TableHead columns={["Subscription", "Status", "Outcome"]} />
-            <tbody>
-              {result.results.map((r) => (
-                <tr key={r.subscriptionId}>
-                  <td data-label="Subscription" className="wrap-anywhere">
-                    <code>{r.subscriptionId}</code>
-                  </td>
-                  <td data-label="Status">{r.statusCode ?? "—"}</td>
-                  <td data-label="Outcome" className="wrap-anywhere">
-                    {r.ok ? "delivered" : (r.error ?? "failed")}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StackedTable
+          className="push-results"
+          caption="What each push subscription answered"
+          columns={["Subscription", "Status", "Outcome"]}
+        >
+          {result.results.map((r) => (
+            <tr key={r.subscriptionId}>
+              <td data-label="Subscription" className="wrap-anywhere">
+                <code>{r.subscriptionId}</code>
+              </td>
+              <td data-label="Status">{r.statusCode ?? "—"}</td>
+              <td data-label="Outcome" className="wrap-anywhere">
+                {r.ok ? "delivered" : (r.error ?? "failed")}
+              </td>
+            </tr>
+          ))}
+        </StackedTable>
       )}
     </div>
   );
