@@ -6,11 +6,10 @@ export type Coverage = RouterOutputs["restriction"]["cohortCoverage"];
 type TurnedOffBy = NonNullable<Coverage["notRestricted"][number]["turnedOffBy"]>;
 
 /** What switched a pro off, in words: "cohort 7's rollback", "a per-pro rollback", "never set". */
-export function causeOf(turnedOffBy: TurnedOffBy | null, cohortNumbers: ReadonlyMap<string, number> = new Map()): string {
+export function causeOf(turnedOffBy: TurnedOffBy | null): string {
   if (!turnedOffBy) return "never set";
   if (turnedOffBy.via === "pro") return "a per-pro rollback";
-  const number = turnedOffBy.cohortNumber ?? (turnedOffBy.cohortId ? cohortNumbers.get(turnedOffBy.cohortId) : undefined);
-  return `cohort ${number ?? turnedOffBy.cohortId}'s rollback`;
+  return `cohort ${turnedOffBy.cohortNumber ?? turnedOffBy.cohortId}'s rollback`;
 }
 
 /** The causes of a cohort's pros being off, each with its count, the most pros first (then by name). */

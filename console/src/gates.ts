@@ -60,21 +60,16 @@ export function relativeTime(at: Date, now: Date): string {
 export type CheckTiming = {
   /** How long ago the check was run, in words. */
   ago: string;
-  /** The cohort's last activation or rollback that came after the check, if one did (the rollback first). */
-  predates: { change: "rollback" | "activation"; at: Date } | null;
+  /** When the cohort was rolled back after the check was run; null when it was not. */
+  beforeRollback: Date | null;
 };
 
 /**
- * A gate check's age, and whether it was run before the cohort's last rollback or activation: a cohort
- * rolled back and activated again on the check that preceded its rollback should be seen to be.
+ * A gate check's age, and whether it was run before the cohort's rollback: a cohort rolled back and
+ * activated again on the check that preceded its rollback should be seen to be. (Only a cohort that is not
+ * active offers activation, and its activation, if any, came before its rollback.)
  */
-export function checkTiming(checkedAt: Date, cohort: { activatedAt: Date | null; rollbackAt: Date | null }, now: Date): CheckTiming {
-  const after = (at: Date | null) => at !== null && checkedAt.getTime() < at.getTime();
-  const predates =
-    cohort.rollbackAt && after(cohort.rollbackAt)
-      ? { change: "rollback" as const, at: cohort.rollbackAt }
-      : cohort.activatedAt && after(cohort.activatedAt)
-        ? { change: "activation" as const, at: cohort.activatedAt }
-        : null;
-  return { ago: relativeTime(checkedAt, now), predates };
+export function checkTiming(checkedAt: Date, cohort: { rollbackAt: Date | null }, now: Date): CheckTiming {
+  const beforeRollback = cohort.rollbackAt && checkedAt.getTime() < cohort.rollbackAt.getTime() ? cohort.rollbackAt : null;
+  return { ago: relativeTime(checkedAt, now), beforeRollback };
 }

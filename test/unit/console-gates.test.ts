@@ -38,18 +38,12 @@ describe("checkTiming", () => {
   const hoursAgo = (h: number) => new Date(now.getTime() - h * 3600_000);
 
   test("a check run before the cohort's rollback predates it, however recent the activation before", () => {
-    expect(checkTiming(hoursAgo(72), { activatedAt: hoursAgo(48), rollbackAt: hoursAgo(24) }, now)).toEqual({
-      ago: "3 days ago",
-      predates: { change: "rollback", at: hoursAgo(24) },
-    });
+    expect(checkTiming(hoursAgo(72), { rollbackAt: hoursAgo(24) }, now)).toEqual({ ago: "3 days ago", beforeRollback: hoursAgo(24) });
   });
 
-  test("a check run after the rollback is fresh; one before an activation of a never rolled back cohort predates it", () => {
-    expect(checkTiming(hoursAgo(2), { activatedAt: hoursAgo(48), rollbackAt: hoursAgo(24) }, now).predates).toBeNull();
-    expect(checkTiming(hoursAgo(5), { activatedAt: hoursAgo(1), rollbackAt: null }, now)).toEqual({
-      ago: "5 hours ago",
-      predates: { change: "activation", at: hoursAgo(1) },
-    });
-    expect(checkTiming(hoursAgo(0.01), { activatedAt: null, rollbackAt: null }, now)).toEqual({ ago: "just now", predates: null });
+  test("a check run after the rollback, or of a cohort never rolled back, is fresh", () => {
+    expect(checkTiming(hoursAgo(2), { rollbackAt: hoursAgo(24) }, now).beforeRollback).toBeNull();
+    expect(checkTiming(hoursAgo(5), { rollbackAt: null }, now)).toEqual({ ago: "5 hours ago", beforeRollback: null });
+    expect(checkTiming(hoursAgo(0.01), { rollbackAt: null }, now)).toEqual({ ago: "just now", beforeRollback: null });
   });
 });

@@ -203,8 +203,7 @@ function LatestCheck({ cohort, check }: { cohort: Cohort; check: GateCheck | und
       <p>
         Latest gate check:{" "}
         {check.allGatesMet ? <span className="badge badge-active">All gates met</span> : <span className="badge badge-fail">Blocked</span>}{" "}
-        {timing.ago} (<Time value={check.checkedAt} />)
-        {timing.predates?.change === "rollback" && <strong>, before the cohort&apos;s rollback</strong>}.
+        {timing.ago} (<Time value={check.checkedAt} />){timing.beforeRollback && <strong>, before the cohort&apos;s rollback</strong>}.
       </p>
       {!check.allGatesMet && check.blockedBy && (
         <p>
@@ -218,12 +217,12 @@ function LatestCheck({ cohort, check }: { cohort: Cohort; check: GateCheck | und
 /** In the activation dialog: the passing check that would be used was run before the cohort was rolled back. */
 function StaleCheckWarning({ cohort, check }: { cohort: Cohort; check: GateCheck }) {
   const timing = checkTiming(check.checkedAt, cohort, new Date());
-  if (timing.predates?.change !== "rollback") return null;
+  if (!timing.beforeRollback) return null;
   return (
     <div role="note" className="notice notice-warn">
       <p>
         The latest gate check was run {timing.ago} (<Time value={check.checkedAt} />
-        ), before this cohort was rolled back (<Time value={timing.predates.at} />
+        ), before this cohort was rolled back (<Time value={timing.beforeRollback} />
         {cohort.rollbackReason ? <>: “{cohort.rollbackReason}”</> : null}). Activating now relies on that older check: run a new gate check
         first if the figures may have changed.
       </p>

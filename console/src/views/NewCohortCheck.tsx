@@ -77,10 +77,7 @@ export function NewCohortNotes({ check, cohortNumbers }: { check: NewCohortCheck
           <ul className="plain in-active">
             {inActive.slice(0, NAMED).map((p) => (
               <li key={p.proId}>
-                <span className="id-list">
-                  <span className="id">{p.proId}</span>
-                </span>{" "}
-                ({numbersOf(p.cohortIds)})
+                <IdList ids={[p.proId]} /> ({numbersOf(p.cohortIds)})
               </li>
             ))}
           </ul>
