@@ -135,6 +135,14 @@ export async function getChangeRequest({ ctx, input }: HandlerArgs<{ id: string 
   return { changeRequest: toView(await findRequest(ctx.db, input.id)) };
 }
 
+/**
+ * A decision is a second admin's own: an impersonation session is the admin behind it acting as someone
+ * else, so it would let one admin approve their own request through an account they made an admin.
+ */
+function refuseImpersonation(ctx: AuthedContext): void {
+  if (ctx.session.impersonatedBy) throw forbidden("An impersonation session cannot approve or reject a change request");
+}
+
 /** The request, locked, when it may still be decided: pending (409 otherwise). */
 async function pendingRequest(tx: DbOrTx, id: string): Promise<Row> {
   const row = await findRequest(tx, id, true);
@@ -178,6 +186,7 @@ export async function approveChangeRequest({
   input,
 }: HandlerArgs<ChangeRequestDecisionInput>): Promise<{ changeRequest: ChangeRequestView }> {
   const outcome = await ctx.db.transaction(async (tx) => {
+    refuseImpersonation(ctx);
     const row = await pendingRequest(tx, input.id);
     if (row.request.requestedById === ctx.user.id) throw forbidden("A change request needs a second admin");
     const { cohortId, action } = row.request;
@@ -208,6 +217,7 @@ export async function rejectChangeRequest({
   input,
 }: HandlerArgs<ChangeRequestDecisionInput>): Promise<{ changeRequest: ChangeRequestView }> {
   return ctx.db.transaction(async (tx) => {
+    refuseImpersonation(ctx);
     const row = await pendingRequest(tx, input.id);
     if (row.request.requestedById === ctx.user.id)
       throw forbidden("A change request is rejected by a second admin; cancel your own instead");
