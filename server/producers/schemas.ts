@@ -2,6 +2,7 @@
 // 100 events; each event is checked on its own, so that one bad event is rejected beside the others.
 import { z } from "zod";
 import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "../routers/notifications/limits.js";
+import { isNotificationUrl, NOTIFICATION_URL_RULE } from "../routers/notifications/urls.js";
 import { nonBlank, storableText } from "../routers/text.js";
 
 export const MAX_EVENTS_PER_BATCH = 100;
@@ -28,8 +29,12 @@ export const producerEvent = z.strictObject({
     .nullish()
     .meta({ description: "Text under the title", examples: ["Are you free on Tuesday?"] }),
   url: text(MAX_URL_LENGTH)
+    .refine(isNotificationUrl, NOTIFICATION_URL_RULE)
     .nullish()
-    .meta({ description: "Where a click leads: kept as data.url, sent in the push", examples: ["/inbox/48213"] }),
+    .meta({
+      description: "Where a click leads, an absolute https: URL or a path starting with / (not //): kept as data.url, sent in the push",
+      examples: ["/inbox/48213"],
+    }),
   data: z
     .record(z.string(), z.unknown())
     .nullish()

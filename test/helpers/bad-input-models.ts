@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { apiKeyScopes, auditActions, auditTargetTypes } from "../../db/schema/index.js";
 import { encodeCursor } from "../../server/routers/audit/cursor.js";
+import { isNotificationUrl } from "../../server/routers/notifications/urls.js";
 import type { TestUser } from "./app.js";
 import {
   type BodyModel,
@@ -85,8 +86,27 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
         invalid: refused("body", times("b", 2001), 5, [], {}, true),
       },
       url: {
-        valid: fc.oneof(fc.constant(null), text(2048).filter(storable), fc.webUrl()).map(j),
-        invalid: bad(times("u", 2049), 5, [], true),
+        // An https: URL or a path of the app (server/routers/notifications/urls.ts); empty counts as absent.
+        valid: fc
+          .oneof(
+            fc.constant(null),
+            fc.constant(""),
+            fc.webUrl({ validSchemes: ["https"], withQueryParameters: true }),
+            fc.webUrl().map((u) => `${new URL(u).pathname}${new URL(u).search}`),
+          )
+          .filter((u) => u === null || u === "" || isNotificationUrl(u))
+          .map(j),
+        invalid: bad(
+          times("u", 2049),
+          `/${times("u", 2048)}`,
+          "javascript:alert(1)",
+          "data:,x",
+          "//evil.example",
+          "http://a.example",
+          5,
+          [],
+          true,
+        ),
       },
     };
   };

@@ -4,6 +4,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { CATEGORIES } from "../../../db/categories.js";
+import { isNotificationUrl } from "../../../server/routers/notifications/urls.js";
 import { type RouterOutputs, trpc } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
@@ -267,7 +268,15 @@ function NotificationItem({
         )}
         {url && (
           <span>
-            leads to <code>{url}</code>
+            {/* The service's own rule: a link only where it is https: or a path of the app; older rows stay text. */}
+            leads to{" "}
+            {isNotificationUrl(url) ? (
+              <a href={url} rel="noopener noreferrer">
+                <code>{url}</code>
+              </a>
+            ) : (
+              <code>{url}</code>
+            )}
           </span>
         )}
       </p>

@@ -7,6 +7,7 @@ import { MAX_ENDPOINT_LENGTH } from "../../push/endpoint.js";
 import { nonBlank, storableText } from "../text.js";
 import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "./limits.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./pagination.js";
+import { isNotificationUrl, NOTIFICATION_URL_RULE } from "./urls.js";
 
 const required = (max: number) =>
   nonBlank(
@@ -20,9 +21,10 @@ const required = (max: number) =>
  * Optional text; an empty string counts as absent. The meta goes before the transform: z.toJSONSchema
  * (io "input") drops the examples of a transformed schema.
  */
-const optionalText = (max: number, meta: z.GlobalMeta) =>
+const optionalText = (max: number, meta: z.GlobalMeta, rule?: { holds(s: string): boolean; message: string }) =>
   storableText()
     .max(max, `must be at most ${max} characters`)
+    .refine((s) => s === "" || !rule || rule.holds(s), rule?.message)
     .nullish()
     .meta(meta)
     .transform((s) => (s ? s : null));
@@ -135,12 +137,16 @@ export const testNotificationInput = z.object({
     description: `Text under the title, at most ${MAX_BODY_LENGTH} characters. Empty counts as absent.`,
     examples: ["Hi! Are you free on Tuesday?"],
   }),
-  url: optionalText(MAX_URL_LENGTH, {
-    description:
-      `Where a click leads, at most ${MAX_URL_LENGTH} characters: kept as the notification's data.url, sent in the push ` +
-      "payload. Empty counts as absent.",
-    examples: ["/inbox"],
-  }),
+  url: optionalText(
+    MAX_URL_LENGTH,
+    {
+      description:
+        `Where a click leads, at most ${MAX_URL_LENGTH} characters, an absolute https: URL or a path starting with / (not //): ` +
+        "kept as the notification's data.url, sent in the push payload. Empty counts as absent.",
+      examples: ["/inbox"],
+    },
+    { holds: isNotificationUrl, message: NOTIFICATION_URL_RULE },
+  ),
 });
 
 const channelChoice = z
