@@ -62,9 +62,10 @@ export type DbHandle = {
   /**
    * Calls `onPayload` for every NOTIFY on `channel`, from any connection to the database (postgres.js
    * keeps one connection of its own for all of a client's channels and re-listens after it reconnects;
-   * PGlite hears its own). Resolves once listening, to the function that stops it.
+   * PGlite hears its own). Resolves once listening, to the function that stops it. `onRelisten` is called
+   * each time listening resumes after that connection was lost: NOTIFYs sent meanwhile were missed.
    */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, onRelisten?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 } & (
   | {
@@ -152,8 +153,13 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
           await migrator.end({ timeout: 5 });
         }
       },
-      async listen(channel, onPayload) {
-        const request = await client.listen(channel, onPayload);
+      async listen(channel, onPayload, onRelisten) {
+        // postgres.js calls its onlisten at the first LISTEN and again at each one after a reconnect.
+        let listening = false;
+        const request = await client.listen(channel, onPayload, () => {
+          if (listening) onRelisten?.();
+          listening = true;
+        });
         return () => request.unlisten();
       },
       close: () => client.end({ timeout: 5 }),
