@@ -4,7 +4,7 @@
 // (GET) or mutation (POST) is therefore answered here, with tRPC's own pieces: the procedure called as the
 // REST door calls it (callTRPCProcedure), the error shape from the router's formatter, the status tRPC
 // gives that shape, the transformer. Anything else (batches, streaming, subscriptions, HEAD, a wrong
-// method, an unknown path, input that does not parse) goes to tRPC's handler unchanged.
+// method, an unknown path, input that does not parse as JSON or superjson) goes to tRPC's handler unchanged.
 // test/integration/trpc-door.test.ts compares both handlers' answers call by call.
 import {
   type AnyTRPCRouter,
@@ -57,7 +57,14 @@ export function singleCall(
   const withInput = (callType: SingleCall["type"], text: unknown): SingleCall | null => {
     if (typeof text !== "string") return null;
     const parsed = parseJson(text);
-    return parsed.ok ? { path, type: callType, input: router._def._config.transformer.input.deserialize(parsed.value) } : null;
+    if (!parsed.ok) return null;
+    // A superjson envelope it cannot read (a meta naming a type its value cannot have, a __proto__ path) is
+    // the caller's mistake: tRPC's handler answers it 400 BAD_REQUEST, as it does inside a batch.
+    try {
+      return { path, type: callType, input: router._def._config.transformer.input.deserialize(parsed.value) };
+    } catch {
+      return null;
+    }
   };
   if (request.method === "GET" && type === "query") {
     return query.input === undefined ? { path, type, input: undefined } : withInput(type, query.input);
