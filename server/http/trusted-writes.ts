@@ -17,19 +17,30 @@ export const mediaType = (contentType: string | undefined) => contentType?.split
 const hasBody = (request: FastifyRequest) =>
   request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"] ?? 0) > 0;
 
+/** Whether the request brings a credential of its own that a page on another origin cannot make a browser send. */
+const bringsOwnCredential = (request: FastifyRequest) => {
+  const { authorization } = request.headers;
+  const key = request.headers["x-api-key"];
+  return (typeof authorization === "string" && /^bearer\s/i.test(authorization)) || (typeof key === "string" && key !== "");
+};
+
 /**
- * Whether a write may go on. With the session cookie and no Authorization header (a bearer caller sets its
- * header itself, which no other page can make a browser do), it must come from a trusted origin: its
- * `Origin` is one, or the browser says it is the service's own page (`Sec-Fetch-Site: same-origin`). Every
+ * Whether a write may go on. A write with the session cookie from an origin that is not trusted (its
+ * `Origin` is not one, and the browser does not say it is the service's own page with `Sec-Fetch-Site:
+ * same-origin`) never counts that cookie, whatever other headers come along: a browser adds `Authorization:
+ * Basic` by itself behind an HTTP-auth proxy. With a bearer token or an API key, the cookie is set aside
+ * (deleted from the request) and that credential alone counts; without one, the write is refused. Every
  * write's body, from anyone, is JSON; a write without a body needs none.
  */
 export function judgeWrite(request: FastifyRequest, isTrustedOrigin: (origin: string) => boolean): WriteVerdict {
   if (!WRITE_METHODS.has(request.method)) return "allowed";
-  const { cookie, authorization, origin } = request.headers;
-  if (cookie && !authorization && SESSION_COOKIE.test(cookie)) {
+  const { cookie, origin } = request.headers;
+  if (cookie && SESSION_COOKIE.test(cookie)) {
     const trusted =
       (typeof origin === "string" && origin !== "null" && isTrustedOrigin(origin)) || request.headers["sec-fetch-site"] === "same-origin";
-    if (!trusted) return "untrusted-origin";
+    if (!trusted && !bringsOwnCredential(request)) return "untrusted-origin";
+    // Every later reader (sessions, tRPC, better-auth) takes the headers from this object.
+    if (!trusted) delete request.headers.cookie;
   }
   if (hasBody(request) && mediaType(request.headers["content-type"]) !== "application/json") return "not-json";
   return "allowed";

@@ -3,8 +3,10 @@
 // a path under /api/auth/ is in normal form, a tRPC batch holds at most TRPC_MAX_BATCH_SIZE calls, and a
 // client's mistakes in calling tRPC are 4xx, never 500.
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { beforeAll, describe, expect, it } from "vitest";
+import { users } from "../../db/schema/index.js";
 import { restRoutes } from "../../server/rest/routes.js";
 import { appRouter } from "../../server/routers/index.js";
 import { TEST_ORIGIN, TEST_PASSWORD, type TestUser, useTestApp } from "../helpers/app.js";
@@ -94,6 +96,64 @@ describe("writes carrying the session cookie", () => {
   it("leave bearer callers alone: no origin needed, cookie or not", async () => {
     const res = await t().app.inject({ method: "PATCH", url: "/api/notifications/read-all", headers: { ...admin.headers, cookie } });
     expect(res.statusCode).toBe(200);
+  });
+
+  it("from another origin, are refused whatever Authorization comes along (a browser adds Basic behind an HTTP-auth proxy)", async () => {
+    const before = await snapshotTables(t().db.db);
+    for (const w of writes) {
+      for (const authorization of ["Basic dXNlcjpwYXNz", "Digest username=x", "basic"]) {
+        const headers = { cookie, origin: UNTRUSTED_ORIGIN, authorization };
+        const res = await send(w, headers);
+        expect({ write: w.label, authorization, status: res.statusCode, error: error(res) }).toEqual({
+          write: w.label,
+          authorization,
+          status: 403,
+          error: UNTRUSTED,
+        });
+      }
+    }
+    expect(await snapshotTables(t().db.db)).toEqual(before);
+  });
+
+  it("from another origin, never count the cookie: a bad bearer token or an API key beside it is a caller without a session", async () => {
+    const before = await snapshotTables(t().db.db);
+    for (const w of writes) {
+      for (const own of [{ authorization: "Bearer not-a-session" }, { authorization: "bearer x.y" }, { "x-api-key": "rk_unknown" }]) {
+        const res = await send(w, { cookie, origin: UNTRUSTED_ORIGIN, ...own });
+        expect({ write: w.label, own, status: res.statusCode }).toEqual({ write: w.label, own, status: 401 });
+      }
+    }
+    expect(await snapshotTables(t().db.db)).toEqual(before);
+    // better-auth's own writes too: the admin's cookie does not make another user an admin.
+    const user = await t().signUp();
+    const setRole = await t().app.inject({
+      method: "POST",
+      url: "/api/auth/admin/set-role",
+      headers: { cookie, origin: UNTRUSTED_ORIGIN, authorization: "Bearer not-a-session", "content-type": "application/json" },
+      payload: { userId: user.id, role: "admin" },
+    });
+    expect(setRole.statusCode).toBe(401);
+    const basic = await t().app.inject({
+      method: "POST",
+      url: "/api/auth/admin/set-role",
+      headers: { cookie, origin: UNTRUSTED_ORIGIN, authorization: "Basic dXNlcjpwYXNz", "content-type": "application/json" },
+      payload: { userId: user.id, role: "admin" },
+    });
+    expect({ status: basic.statusCode, error: error(basic) }).toEqual({ status: 403, error: UNTRUSTED });
+    const [stored] = await t().db.db.select({ role: users.role }).from(users).where(eq(users.id, user.id));
+    expect(stored?.role).toBe("user");
+    expect(await snapshotTables(t().db.db)).toEqual(before);
+  });
+
+  it("with a valid bearer token from another origin, act as the token's user, never the cookie's", async () => {
+    const other = await t().signUp();
+    const res = await t().app.inject({
+      method: "POST",
+      url: "/trpc/apiKeys.create",
+      headers: { ...other.headers, cookie, origin: UNTRUSTED_ORIGIN, "content-type": "application/json" },
+      payload: { json: { name: "not-for-the-cookie", scopes: ["flags:read"] } },
+    });
+    expect(res.statusCode).toBe(403);
   });
 });
 
