@@ -61,7 +61,6 @@ export async function openIsolation(db: TestDb): Promise<Isolation> {
   const url = new URL(serverUrl);
   url.pathname = `/${row!.name}`;
   const observer = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  const pool = postgres(url.toString(), { max: 8, onnotice: () => {} });
 
   /** Backends of this database that wait for a lock held by another. */
   const waitingPids = async () =>
@@ -82,6 +81,8 @@ export async function openIsolation(db: TestDb): Promise<Isolation> {
     const log: string[] = [];
     const results: Record<string, StepResult> = {};
     const waiting: Running[] = [];
+    // A pool per run: its connections end with the run, whatever state its sessions were left in.
+    const pool = postgres(url.toString(), { max: Object.keys(sessions).length, onnotice: () => {} });
 
     /** Until the step is done (true) or waits on a lock (false). */
     async function settleOrBlock(step: Running): Promise<boolean> {
@@ -146,18 +147,18 @@ export async function openIsolation(db: TestDb): Promise<Isolation> {
       if (waiting.length) throw new Error(`the permutation ends with steps still waiting: ${waiting.map((w) => w.name).join(", ")}`);
       return { log, results };
     } finally {
+      // A session left mid-transaction (or waiting) ends with its backend, and its locks with it.
       for (const { sql, pid } of connections.values()) {
-        // A session left mid-transaction (or waiting) ends with its connection.
         await observer`select pg_terminate_backend(${pid})`.catch(() => {});
         sql.release();
       }
+      await pool.end({ timeout: 1 });
     }
   }
 
   return {
     run,
     async close() {
-      await pool.end({ timeout: 5 });
       await observer.end({ timeout: 5 });
     },
   };
