@@ -4,6 +4,7 @@ import { z } from "zod";
 import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "../routers/notifications/limits.js";
 import { isNotificationUrl, NOTIFICATION_URL_RULE } from "../routers/notifications/urls.js";
 import { nonBlank, storableText } from "../routers/text.js";
+import { firstUnstorableText } from "./json-text.js";
 
 export const MAX_EVENTS_PER_BATCH = 100;
 /** The largest `data` object, as JSON. */
@@ -39,6 +40,11 @@ export const producerEvent = z.strictObject({
     .record(z.string(), z.unknown())
     .nullish()
     .refine((data) => !data || JSON.stringify(data).length <= MAX_DATA_BYTES, `must be at most ${MAX_DATA_BYTES} bytes as JSON`)
+    // Text jsonb cannot hold (NUL) or would not keep as sent (a lone surrogate) rejects this event alone, naming where.
+    .superRefine((data, ctx) => {
+      const found = data ? firstUnstorableText(data) : null;
+      if (found) ctx.addIssue({ code: "custom", path: found.path, message: found.message });
+    })
     .meta({ description: `A JSON object for the client, at most ${MAX_DATA_BYTES} bytes`, examples: [{ threadId: "t-9" }] }),
 });
 

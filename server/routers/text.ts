@@ -7,6 +7,8 @@ import { z } from "zod";
  * TypeScript app that imports AppRouter, whose lib may stop at ES2022 (test/consumer).
  */
 const LONE_SURROGATE = /\p{Surrogate}/u;
+const NUL_MESSAGE = "must not contain NUL characters";
+const LONE_SURROGATE_MESSAGE = "must be well-formed Unicode (no lone surrogates)";
 
 /**
  * A string PostgreSQL stores exactly as given. NUL cannot be stored in text at all, and a lone surrogate
@@ -16,8 +18,12 @@ const LONE_SURROGATE = /\p{Surrogate}/u;
 export const storableText = (params?: Parameters<typeof z.string>[0]) =>
   z
     .string(params)
-    .refine((s) => !s.includes("\u0000"), "must not contain NUL characters")
-    .refine((s) => !LONE_SURROGATE.test(s), "must be well-formed Unicode (no lone surrogates)");
+    .refine((s) => !s.includes("\u0000"), NUL_MESSAGE)
+    .refine((s) => !LONE_SURROGATE.test(s), LONE_SURROGATE_MESSAGE);
+
+/** storableText's rule for text that is not a field of its own (a string or key inside JSON): why not, or null. */
+export const unstorable = (s: string): string | null =>
+  s.includes("\u0000") ? NUL_MESSAGE : LONE_SURROGATE.test(s) ? LONE_SURROGATE_MESSAGE : null;
 
 /**
  * Refuses text that is empty or only white space ("must not be empty"); the reference states the same rule

@@ -81,6 +81,30 @@ describe("the producer API", () => {
     expect(rows.map((r) => r.eventId).sort()).toEqual([events[0], events[7]].map((e) => (e as { eventId: string }).eventId).sort());
   });
 
+  it("rejects an event whose data holds text PostgreSQL cannot store (a lone surrogate, NUL), naming the field, beside the good ones", async () => {
+    const key = await p.key();
+    const user = await t().signUp();
+    const events = [
+      eventFor(user.id),
+      eventFor(user.id, { data: { title: "\ud800" } }),
+      eventFor(user.id, { data: { thread: { tags: ["ok", "a\u0000b"] } } }),
+      eventFor(user.id, { data: { "key\u0000": 1 } }),
+      eventFor(user.id, { data: { "x\udfff": "fine" } }),
+      eventFor(user.id),
+    ];
+    const results = await p.results(key, events);
+    expect(results.map((r) => [r.status, r.error])).toEqual([
+      ["created", undefined],
+      ["rejected", "data.title: must be well-formed Unicode (no lone surrogates)"],
+      ["rejected", "data.thread.tags.1: must not contain NUL characters"],
+      ["rejected", 'data: the key "key\\u0000" must not contain NUL characters'],
+      ["rejected", 'data: the key "x\\udfff" must be well-formed Unicode (no lone surrogates)'],
+      ["created", undefined],
+    ]);
+    const rows = await t().db.db.select().from(notificationEvents).where(eq(notificationEvents.userId, user.id));
+    expect(rows.map((r) => r.eventId).sort()).toEqual([events[0]!.eventId, events[5]!.eventId].sort());
+  });
+
   it("refuses a whole batch that is malformed, empty or over 100 events, and stores nothing", async () => {
     // Used a moment ago: its lastUsedAt, the one thing a request with it may write, is not due.
     const key = await insertApiKey(t().db.db, { scopes: ["notifications:write"], lastUsedAt: new Date() });
