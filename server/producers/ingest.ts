@@ -103,13 +103,16 @@ export async function ingestEvents(
 
     // A concurrent batch may have claimed an eventId since it was read: only what this insert claims counts.
     // Each column travels as one array parameter (db/arrays.ts): a batch of 100 is 4 parameters, not 400.
+    // Claimed in eventId order, whatever the batch's: two batches with the same eventIds in opposite orders
+    // would each hold one the other waits for (a deadlock); in one order, the later one waits holding none.
+    const inOrder = [...claims].sort((a, b) => (a.event.eventId < b.event.eventId ? -1 : a.event.eventId > b.event.eventId ? 1 : 0));
     const claimed = new Set(
       rowsOf<{ event_id: string }>(
         await tx.execute(sql`
           insert into ${notificationEvents} (producer, event_id, user_id, notification_id)
           select ${producer}::text, e.event_id, e.user_id, e.notification_id::uuid
-          from unnest(${textArray(claims.map((c) => c.event.eventId))}, ${textArray(claims.map((c) => c.event.userId))},
-                      ${textArray(claims.map((c) => c.notificationId))}) as e(event_id, user_id, notification_id)
+          from unnest(${textArray(inOrder.map((c) => c.event.eventId))}, ${textArray(inOrder.map((c) => c.event.userId))},
+                      ${textArray(inOrder.map((c) => c.notificationId))}) as e(event_id, user_id, notification_id)
           on conflict do nothing
           returning event_id`),
       ).map((row) => row.event_id),
