@@ -75,6 +75,10 @@ export type Limits = {
    * instance's memory: a database round trip per evaluation would double its cost.
    */
   ofrepPerKey: Window;
+  /** Open OFREP event streams per stream address, key and targeting key (OFREP_STREAMS_PER_TARGET). */
+  ofrepStreamsPerTarget: number;
+  /** Open OFREP event streams per key on this instance (OFREP_STREAMS_PER_KEY). */
+  ofrepStreamsPerKey: number;
 };
 
 export const defaultLimits: Limits = {
@@ -84,7 +88,9 @@ export const defaultLimits: Limits = {
   bodyBytes: 1024 * 1024,
   streamsPerUser: 32,
   trpcBatchSize: 50,
-  ofrepPerKey: { max: 600_000, timeWindowMs: 60_000 },
+  ofrepPerKey: { max: 30_000, timeWindowMs: 60_000 },
+  ofrepStreamsPerTarget: 32,
+  ofrepStreamsPerKey: 10_000,
 };
 
 /** Fastify's own errors (body parsing, limits) as the kinds of docs/api.md#errors; anything else via toAppError. */
@@ -276,8 +282,12 @@ export async function buildApp(deps: AppDeps) {
   app.addHook("onClose", async () => queue?.stop());
   registerProducerRoutes(app, { db: deps.db, push: deps.push, verifyKey, queued: () => queue?.wake() });
 
-  const flagChanges = createFlagChangeHub(deps.db, (err) => app.log.warn({ err }, "OFREP: reading a flag change failed"));
-  const stopListening = await listenForFlagChanges(flagChanges, deps.listen);
+  const onFlagError = (err: unknown) => app.log.warn({ err }, "OFREP: reading a flag change failed");
+  const flagChanges = createFlagChangeHub(deps.db, onFlagError, {
+    perTarget: limits.ofrepStreamsPerTarget,
+    perKey: limits.ofrepStreamsPerKey,
+  });
+  const stopListening = await listenForFlagChanges(flagChanges, deps.listen, onFlagError);
   app.addHook("onClose", stopListening);
   await registerOfrep(app, {
     db: deps.db,

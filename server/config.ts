@@ -56,7 +56,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(32),
   TRPC_MAX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
-  OFREP_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000_000).default(600_000),
+  OFREP_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000_000).default(30_000),
+  OFREP_STREAMS_PER_TARGET: z.coerce.number().int().min(1).max(100_000).default(32),
+  OFREP_STREAMS_PER_KEY: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   PUSH_TTL_SECONDS: z.coerce.number().int().min(0).max(2_419_200).default(86_400),
   PUSH_RETRY_BASE_MS: z.coerce.number().int().min(1).max(300_000).default(1000),
 });
@@ -93,6 +95,10 @@ export type Config = {
   trpcBatchSize: number;
   /** OFREP_REQUESTS_PER_MINUTE: evaluations and stream connections one API key may make on one instance. */
   ofrepRequestsPerMinute: number;
+  /** OFREP_STREAMS_PER_TARGET: open OFREP event streams per key and targeting key. */
+  ofrepStreamsPerTarget: number;
+  /** OFREP_STREAMS_PER_KEY: open OFREP event streams per key on one instance. */
+  ofrepStreamsPerKey: number;
   /** PUSH_TTL_SECONDS: how long a push service keeps an undelivered message. */
   pushTtlSeconds: number;
   /** PUSH_RETRY_BASE_MS: the durable queue's first retry delay, doubling after. */
@@ -150,6 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamsPerUser: e.STREAMS_PER_USER,
     trpcBatchSize: e.TRPC_MAX_BATCH_SIZE,
     ofrepRequestsPerMinute: e.OFREP_REQUESTS_PER_MINUTE,
+    ofrepStreamsPerTarget: e.OFREP_STREAMS_PER_TARGET,
+    ofrepStreamsPerKey: e.OFREP_STREAMS_PER_KEY,
     pushTtlSeconds: e.PUSH_TTL_SECONDS,
     pushRetryBaseMs: e.PUSH_RETRY_BASE_MS,
     authSecret: e.BETTER_AUTH_SECRET,

@@ -61,6 +61,8 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
         streamsPerUser: config.streamsPerUser,
         trpcBatchSize: config.trpcBatchSize,
         ofrepPerKey: { max: config.ofrepRequestsPerMinute, timeWindowMs: 60_000 },
+        ofrepStreamsPerTarget: config.ofrepStreamsPerTarget,
+        ofrepStreamsPerKey: config.ofrepStreamsPerKey,
       },
       rateLimitStore: rateLimitStoreFor(handle),
       deliveries: { retryBaseMs: config.pushRetryBaseMs },

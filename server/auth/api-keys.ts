@@ -2,7 +2,8 @@
 // the paths that take keys (/ofrep/*, the producer API) and nowhere else. A secret is `rk_` and 43 base64url
 // characters (256 random bits); the database keeps its SHA-256 only, looked up by a unique index.
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { textArray } from "../../db/arrays.js";
 import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { API_KEY_PREFIX_LENGTH, type ApiKeyScope, apiKeys } from "../../db/schema/index.js";
@@ -78,10 +79,33 @@ const keyById = preparedFor((db) =>
     .prepare("api_key_by_id"),
 );
 
-/** Whether the key with this id still works (not revoked, not expired): a stream's check at connect. */
-export async function keyStillValid(db: Db, id: string): Promise<boolean> {
+/**
+ * The key with this id while it still works (not revoked, not expired), with its expiry: a stream's check at
+ * connect, and when the stream must end. Null otherwise.
+ */
+export async function keyStillValid(db: Db, id: string): Promise<{ expiresAt: Date | null } | null> {
   const [key] = await keyById(db).execute({ id });
-  return !!key && !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > Date.now());
+  if (!key || key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())) return null;
+  return { expiresAt: key.expiresAt };
+}
+
+/**
+ * Of these keys, those that still work: the OFREP streams' check after the database's change feed was
+ * interrupted, when `api_key_revoked` announcements may have been missed.
+ */
+export async function keysStillValid(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(
+      and(
+        sql`${apiKeys.id} = any(${textArray(ids)}::uuid[])`,
+        isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)),
+      ),
+    );
+  return new Set(rows.map((row) => row.id));
 }
 
 /** A verified key without the scope a path needs: 403. */

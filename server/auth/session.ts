@@ -7,6 +7,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { fromNodeHeaders } from "better-auth/node";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
+import { textArray } from "../../db/arrays.js";
 import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { sessions, users } from "../../db/schema/index.js";
@@ -130,4 +131,17 @@ export function sessionResolver(auth: Auth, db: Db) {
     }
     return resolved;
   };
+}
+
+/**
+ * Of these sessions, those that still exist and have not expired: the live streams' check after the
+ * database's change feed was interrupted, when `session_ended` announcements may have been missed.
+ */
+export async function sessionsStillOpen(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(sql`${sessions.id} = any(${textArray(ids)})`, gt(sessions.expiresAt, sql`now()`)));
+  return new Set(rows.map((row) => row.id));
 }

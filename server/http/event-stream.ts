@@ -30,3 +30,17 @@ export function heartbeat(raw: ServerResponse): () => void {
   const timer = setInterval(() => raw.write(": keep-alive\n\n"), HEARTBEAT_MS);
   return () => clearInterval(timer);
 }
+
+/**
+ * Calls `onLeave` once the client has gone: at once when it already has (it may leave while a handler awaits
+ * the database), else at the connection's close. Returns the function that stops watching.
+ */
+export function onClientLeave(request: FastifyRequest, onLeave: () => void): () => void {
+  const raw = request.raw;
+  if (raw.destroyed) {
+    onLeave();
+    return () => {};
+  }
+  raw.once("close", onLeave);
+  return () => raw.off("close", onLeave);
+}

@@ -28,21 +28,27 @@ export async function* unreadCountEvents({ ctx, signal }: { ctx: AuthedContext; 
   });
   const cancelExpiry = onSessionExpiry(ctx.session.expiresAt, stop);
   signal?.addEventListener("abort", stop);
+  if (signal?.aborted) stop();
   const counted = streamOpened();
   try {
     const first = await countUnread(ctx.db, ctx.user.id);
     // Taken before the yield: the generator waits there until the client has the event, and a change that
     // arrives meanwhile must be the next event, not be cleared.
-    const opening = latest ?? first;
+    let sent: number = latest ?? first;
     latest = null;
-    yield { count: opening };
+    if (closed) return;
+    yield { count: sent };
     while (!closed) {
       if (latest === null) await new Promise<void>((resolve) => (wake = resolve));
-      // Only the newest count matters to a badge: counts that arrived while the client was slow are skipped.
+      // Only the newest count matters to a badge: counts that arrived while the client was slow are skipped,
+      // and one equal to the last sent (the catch-up after a gap in listening reads every count) too.
       if (latest !== null && !closed) {
         const count: number = latest;
         latest = null;
-        yield { count };
+        if (count !== sent) {
+          sent = count;
+          yield { count };
+        }
       }
     }
   } finally {

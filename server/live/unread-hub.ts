@@ -30,6 +30,10 @@ export type UnreadHub = {
   userChanged(userId: string): void;
   /** This session ended (sign-out, revocation): its streams close. */
   sessionEnded(sessionId: string): void;
+  /** Announcements of changed counts may have been missed: every user with open streams is read again. */
+  recount(): void;
+  /** Announcements of ended sessions may have been missed: streams whose session is gone or expired close. */
+  recheckSessions(): Promise<void>;
   /** Every stream closes (the instance is shutting down). */
   closeAll(): void;
   readonly openStreams: number;
@@ -40,6 +44,8 @@ const STREAM_RETRY_AFTER_SECONDS = 5;
 
 export function createUnreadHub(deps: {
   countOf(userId: string): Promise<number>;
+  /** Of these sessions, those that still exist and have not expired. */
+  openSessions?(sessionIds: string[]): Promise<Set<string>>;
   onError?(err: unknown): void;
   /** Open streams one user may have on this instance (one user opened 300: issue K); no cap when absent. */
   maxPerUser?: number;
@@ -72,6 +78,12 @@ export function createUnreadHub(deps: {
     if (!sinks.size) byUser.delete(sink.userId);
   }
 
+  function userChanged(userId: string): void {
+    if (!byUser.has(userId)) return;
+    if (reading.has(userId)) reading.set(userId, true);
+    else void refresh(userId);
+  }
+
   const everySink = () => [...byUser.values()].flatMap((sinks) => [...sinks]);
 
   return {
@@ -82,14 +94,24 @@ export function createUnreadHub(deps: {
       open++;
       return () => remove(sink);
     },
-    userChanged(userId) {
-      if (!byUser.has(userId)) return;
-      if (reading.has(userId)) reading.set(userId, true);
-      else void refresh(userId);
-    },
+    userChanged,
     sessionEnded(sessionId) {
       for (const sink of everySink()) {
         if (sink.sessionId !== sessionId) continue;
+        remove(sink);
+        sink.close();
+      }
+    },
+    recount() {
+      for (const userId of [...byUser.keys()]) userChanged(userId);
+    },
+    async recheckSessions() {
+      if (!deps.openSessions) return;
+      const checked = everySink();
+      if (!checked.length) return;
+      const stillOpen = await deps.openSessions([...new Set(checked.map((sink) => sink.sessionId))]);
+      for (const sink of checked) {
+        if (stillOpen.has(sink.sessionId) || !byUser.get(sink.userId)?.has(sink)) continue;
         remove(sink);
         sink.close();
       }

@@ -75,6 +75,13 @@ export const ofrepStreamsOpen = new Gauge({
   registers: [registry],
 });
 
+export const dbListenReconnects = new Counter({
+  name: "db_listen_reconnects_total",
+  help: "Times this instance listened again on a NOTIFY channel after its LISTEN connection was lost (each time, what the channel feeds is read afresh)",
+  labelNames: ["channel"] as const,
+  registers: [registry],
+});
+
 export const pushDeliveries = new Counter({
   name: "push_deliveries_total",
   help: "Web Push deliveries attempted, by result",

@@ -7,8 +7,9 @@ import type { Db } from "../../db/client.js";
 import { type ApiKeyVerifier, keyStillValid, requireScope, type VerifiedKey } from "../auth/api-keys.js";
 import { toAppError } from "../errors/error-mapper.js";
 import { AppError, TooManyRequestsError } from "../errors/errors.js";
-import { heartbeat, startEventStream } from "../http/event-stream.js";
+import { heartbeat, onClientLeave, startEventStream } from "../http/event-stream.js";
 import type { RateLimiter } from "../http/rate-limit.js";
+import { onSessionExpiry } from "../live/stream.js";
 import { ofrepStreamsOpen, streamOpened } from "../observability/metrics.js";
 import { proStatusStatement } from "../routers/restriction/pros.js";
 import type { FlagChange, FlagChangeHub } from "./changes.js";
@@ -55,7 +56,7 @@ async function evaluationFor(db: Db, proId: string): Promise<Evaluation> {
 }
 
 const refetchEvent = (change: FlagChange) =>
-  `id: ${change.eventId}\nevent: message\ndata: ${JSON.stringify({ type: "refetchEvaluation", etag: change.etag })}\n\n`;
+  `${change.eventId === undefined ? "" : `id: ${change.eventId}\n`}event: message\ndata: ${JSON.stringify({ type: "refetchEvaluation", etag: change.etag })}\n\n`;
 
 export async function registerOfrep(app: FastifyInstance, deps: OfrepDeps): Promise<void> {
   app.addHook("preClose", async () => deps.hub.closeAll());
@@ -105,8 +106,10 @@ export async function registerOfrep(app: FastifyInstance, deps: OfrepDeps): Prom
 
     ofrep.get<{ Querystring: { token?: string } }>(`${OFREP_PREFIX}/events`, async (request, reply) => {
       const grant = readStreamToken(deps.secret, request.query.token);
+      let key: { expiresAt: Date | null } | null;
       try {
-        if (!grant || !(await keyStillValid(deps.db, grant.keyId))) {
+        key = grant && (await keyStillValid(deps.db, grant.keyId));
+        if (!grant || !key) {
           throw new AppError(
             "UNAUTHORIZED",
             "This event stream URL is not valid (expired, or its key was revoked): evaluate again for a new one",
@@ -116,7 +119,13 @@ export async function registerOfrep(app: FastifyInstance, deps: OfrepDeps): Prom
       } catch (err) {
         return sendOfrepError(reply, err);
       }
-      openStream(request, reply, deps.hub, grant);
+      // A client that left during the checks above gets no stream: nothing would ever free it.
+      if (request.raw.destroyed) return reply.hijack();
+      try {
+        openStream(request, reply, deps.hub, { ...grant, keyExpiresAt: key.expiresAt });
+      } catch (err) {
+        return sendOfrepError(reply, err);
+      }
     });
   });
 }
@@ -126,20 +135,35 @@ function bulkProblem(problem: ContextProblem): ContextProblem {
   return problem.errorCode === "TARGETING_KEY_MISSING" ? { ...problem, errorCode: "INVALID_CONTEXT" } : problem;
 }
 
-/** Holds the connection as an SSE stream of the pro's flag changes until the client, the key or the instance ends it. */
-function openStream(request: FastifyRequest, reply: FastifyReply, hub: FlagChangeHub, grant: { keyId: string; targetingKey: string }) {
-  const raw = startEventStream(request, reply);
+/**
+ * Holds the connection as an SSE stream of the pro's flag changes until the client, the key (revoked, or at
+ * its expiry) or the instance ends it. Synchronous from the hub's check to the close listener, so a client
+ * cannot leave in between; throws the hub's TooManyRequestsError before anything is sent.
+ */
+function openStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  hub: FlagChangeHub,
+  grant: { keyId: string; targetingKey: string; keyExpiresAt: Date | null },
+) {
   let ended = false;
+  let stopWatching = () => {};
+  const raw = reply.raw;
   const end = () => {
     if (ended) return;
     ended = true;
+    stopWatching();
     stopHeartbeat();
+    cancelExpiry();
+    counted();
     remove();
     raw.end();
   };
-  raw.write("retry: 2000\n: connected\n\n");
   const remove = hub.add({ proId: grant.targetingKey, keyId: grant.keyId, send: (change) => raw.write(refetchEvent(change)), close: end });
-  request.raw.once("close", streamOpened(ofrepStreamsOpen));
-  request.raw.once("close", end);
+  startEventStream(request, reply);
+  raw.write("retry: 2000\n: connected\n\n");
+  const counted = streamOpened(ofrepStreamsOpen);
   const stopHeartbeat = heartbeat(raw);
+  const cancelExpiry = grant.keyExpiresAt ? onSessionExpiry(grant.keyExpiresAt, end) : () => {};
+  stopWatching = onClientLeave(request, end);
 }

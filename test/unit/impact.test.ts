@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NO_GATE_CHECK_MESSAGE } from "../../server/routers/restriction/gates.js";
-import { type ImpactFacts, impactOf } from "../../server/routers/restriction/impact.js";
+import { type ImpactFacts, impactOf, sameImpact } from "../../server/routers/restriction/impact.js";
 
 const facts = (overrides: Partial<ImpactFacts> = {}): ImpactFacts => ({
   action: "activate",
@@ -62,5 +62,27 @@ describe("impactOf: what a cohort action would do", () => {
       const impact = impactOf(facts({ action }));
       expect([...impact.turnOn, ...impact.turnOff, ...impact.unchanged].sort()).toEqual(["a", "b", "c", "d"]);
     }
+  });
+});
+
+describe("sameImpact: whether an approval would apply what was reviewed", () => {
+  const reviewed = { turnOn: ["a", "b"], turnOff: [], alsoInOtherActiveCohorts: [{ proId: "a", cohortIds: ["c2", "c3"] }] };
+
+  it("is the same whatever the order of pros and cohorts", () => {
+    expect(
+      sameImpact(reviewed, { turnOn: ["b", "a"], turnOff: [], alsoInOtherActiveCohorts: [{ proId: "a", cohortIds: ["c3", "c2"] }] }),
+    ).toBe(true);
+  });
+
+  it("differs when a pro would be switched on or off that was not, or the other way round", () => {
+    expect(sameImpact(reviewed, { ...reviewed, turnOn: ["a"] })).toBe(false);
+    expect(sameImpact(reviewed, { ...reviewed, turnOn: ["a", "c"] })).toBe(false);
+    expect(sameImpact(reviewed, { ...reviewed, turnOff: ["d"] })).toBe(false);
+  });
+
+  it("differs when other active cohorts hold other pros, or the same pro in other cohorts", () => {
+    expect(sameImpact(reviewed, { ...reviewed, alsoInOtherActiveCohorts: [] })).toBe(false);
+    expect(sameImpact(reviewed, { ...reviewed, alsoInOtherActiveCohorts: [{ proId: "a", cohortIds: ["c2"] }] })).toBe(false);
+    expect(sameImpact(reviewed, { ...reviewed, alsoInOtherActiveCohorts: [{ proId: "b", cohortIds: ["c2", "c3"] }] })).toBe(false);
   });
 });

@@ -191,7 +191,8 @@ export async function approveChangeRequest({
     if (row.request.requestedById === ctx.user.id) throw forbidden("A change request needs a second admin");
     const { cohortId, action } = row.request;
     await lockCohort(tx, cohortId);
-    const now = await impactNow(tx, cohortId, action);
+    // Compared under the pros' row locks: a per-pro change in flight is waited for, then counted.
+    const now = await impactNow(tx, cohortId, action, { lockPros: true });
     const comment = textOrNull(input.comment);
     if (!sameImpact(row.request.preview as Impact, now))
       return { stale: true, changeRequest: await decide(tx, ctx, row, "stale", comment, false) };

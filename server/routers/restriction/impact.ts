@@ -62,10 +62,16 @@ export function impactOf(facts: ImpactFacts): Impact {
 }
 
 /**
- * Whether an approval would apply what was reviewed: the same pros switched on and off (docs/api.md#four-eyes-approval).
- * Order does not matter; which pros stay unchanged follows from the two.
+ * Whether an approval would apply what was reviewed: the same pros switched on and off, and the same pros held
+ * by other active cohorts (a reviewer may have accepted a rollback because those stay covered elsewhere)
+ * (docs/api.md#four-eyes-approval). Order does not matter; which pros stay unchanged follows from the two.
  */
-export function sameImpact(reviewed: Pick<Impact, "turnOn" | "turnOff">, now: Pick<Impact, "turnOn" | "turnOff">): boolean {
+export function sameImpact(
+  reviewed: Pick<Impact, "turnOn" | "turnOff" | "alsoInOtherActiveCohorts">,
+  now: Pick<Impact, "turnOn" | "turnOff" | "alsoInOtherActiveCohorts">,
+): boolean {
   const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && new Set([...a, ...b]).size === a.length;
-  return same(reviewed.turnOn, now.turnOn) && same(reviewed.turnOff, now.turnOff);
+  const holders = (impact: Pick<Impact, "alsoInOtherActiveCohorts">) =>
+    impact.alsoInOtherActiveCohorts.map(({ proId, cohortIds }) => JSON.stringify([proId, [...cohortIds].sort()]));
+  return same(reviewed.turnOn, now.turnOn) && same(reviewed.turnOff, now.turnOff) && same(holders(reviewed), holders(now));
 }

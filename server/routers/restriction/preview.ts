@@ -7,6 +7,7 @@ import { proRestrictionStatus, pros, restrictionCohorts } from "../../../db/sche
 import { notFound } from "../../errors/errors.js";
 import { type HandlerArgs, isUuid } from "../types.js";
 import { cohortWithLatestCheck } from "./cohorts.js";
+import { lockStatuses } from "./flags.js";
 import { type CohortAction, type Impact, type ImpactFacts, impactOf } from "./impact.js";
 import type { PreviewNewCohortInput } from "./schemas.js";
 
@@ -15,9 +16,14 @@ export async function previewCohort({ ctx, input }: HandlerArgs<{ id: string; ac
   return impactNow(ctx.db, input.id, input.action);
 }
 
-/** What the action would do now, read in `db` (a transaction holding the cohort's lock reads what it would apply). */
-export async function impactNow(db: DbOrTx, id: string, action: CohortAction): Promise<Impact> {
+/**
+ * What the action would do now, read in `db`. With `lockPros` (an approval, in a transaction holding the
+ * cohort's lock), the pros' stored statuses are locked first, in proId order as every flag write locks them:
+ * a per-pro change in flight is waited for, and the flags read after it are the ones the write will replace.
+ */
+export async function impactNow(db: DbOrTx, id: string, action: CohortAction, { lockPros = false } = {}): Promise<Impact> {
   const { cohort, latestCheck } = await cohortWithLatestCheck(db, id);
+  if (lockPros) await lockStatuses(db, cohort.proIds);
   return impactOf({ action, cohort, latestCheck, ...(await prosNow(db, cohort.proIds, cohort.id)) });
 }
 
