@@ -12,6 +12,13 @@ export const flagChangeVias = ["pro", "cohort"] as const;
 export const cohortActions = ["activate", "rollback"] as const;
 export type CohortActionName = (typeof cohortActions)[number];
 
+/**
+ * What a change request asks for: a cohort's activation or rollback, one pro's activation, or the admin role
+ * for a user (docs/api.md#four-eyes-approval).
+ */
+export const changeRequestActions = ["activate", "rollback", "grant-admin"] as const;
+export type ChangeRequestAction = (typeof changeRequestActions)[number];
+
 /** A change request's life: pending until approved (applied, or stale), rejected, cancelled or expired. */
 export const changeRequestStatuses = ["pending", "applied", "stale", "rejected", "cancelled", "expired"] as const;
 export type ChangeRequestStatus = (typeof changeRequestStatuses)[number];

@@ -21,7 +21,7 @@ import { impersonatorOf } from "./impersonator.js";
 import { type Actor, type AuditEntry, type AuditSource, recordAudit } from "./record.js";
 
 /** A user as the trail shows it: never a password or a hash (those live in accounts, not read here). */
-const userColumns = {
+export const userColumns = {
   id: users.id,
   email: users.email,
   name: users.name,

@@ -189,7 +189,15 @@ export const restrictionRoutes = [
     path: `${RESTRICTION}/:proId/activate`,
     procedure: "restriction.activatePro",
     input: "path",
-    summary: "Switch one pro's restriction on (ungated)",
+    summary: "Switch one pro's restriction on (ungated; with APPROVALS=required, 409: ask through a change request)",
+  },
+  {
+    method: "POST",
+    path: `${RESTRICTION}/:proId/change-requests`,
+    procedure: "restriction.createProChangeRequest",
+    input: "body",
+    status: 201,
+    summary: "Ask a second admin to switch one pro's restriction on (four-eyes approval)",
   },
   {
     method: "POST",

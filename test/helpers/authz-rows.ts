@@ -172,6 +172,13 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
       access: "admin",
       prepare: async () => ({ input: { id: (await insertCohort(db(), { passingCheck: true })).id, action: "activate" } }),
     },
+    "restriction.createProChangeRequest": {
+      access: "admin",
+      prepare: async () => ({
+        input: { proId: await registeredPro(db()), action: "activate" },
+        after: (data) => expect(data.changeRequest).toMatchObject({ status: "pending", action: "activate", cohortId: null }),
+      }),
+    },
     "restriction.listChangeRequests": { access: "admin", prepare: none },
     "restriction.getChangeRequest": { access: "admin", prepare: async () => ({ input: { id: await pendingRequest() } }) },
     "restriction.approveChangeRequest": {
@@ -360,6 +367,7 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   "DELETE /api/admin/api-keys/:id": { procedure: "apiKeys.revoke", status: 200 },
   [`POST ${R}/:proId/activate`]: { procedure: "restriction.activatePro", status: 200 },
   [`POST ${R}/:proId/rollback`]: { procedure: "restriction.rollbackPro", status: 200 },
+  [`POST ${R}/:proId/change-requests`]: { procedure: "restriction.createProChangeRequest", status: 201 },
   [`GET ${N}`]: { procedure: "notifications.list", status: 200 },
   [`GET ${N}/unread-count`]: { procedure: "notifications.unreadCount", status: 200 },
   [`PATCH ${N}/read-all`]: { procedure: "notifications.markAllRead", status: 200 },

@@ -258,6 +258,14 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
     "GET /api/admin/audit": { query: auditQuery },
     [`POST ${R}/:proId/activate`]: { params: { proId } },
     [`POST ${R}/:proId/rollback`]: { params: { proId } },
+    [`POST ${R}/:proId/change-requests`]: {
+      params: { proId },
+      body: () => ({
+        action: {
+          required: true,
+          valid: fc.constant("activate").map(j),
+          invalid: bad("", "ACTIVATE", "rollback", "grant-admin", 1, null, []),
+        },
 
     [`GET ${N}`]: {
       query: () => ({

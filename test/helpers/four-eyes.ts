@@ -35,4 +35,5 @@ export async function roleOf(app: TestApp, userId: string): Promise<string | nul
 }
 
 /** Gives the role straight in the table: the outcome of whatever path an attacker used to get it. */
-export const makeAdminInTable = (app: TestApp, userId: string) => app.db.db.update(users).set({ role: "admin" }).where(eq(users.id, userId));
+export const makeAdminInTable = (app: TestApp, userId: string) =>
+  app.db.db.update(users).set({ role: "admin" }).where(eq(users.id, userId));

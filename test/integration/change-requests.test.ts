@@ -37,7 +37,7 @@ describe("four-eyes approval (APPROVALS=required)", () => {
       requestedBy: { id: requester.id },
       decidedBy: null,
     });
-    expect(changeRequest.preview.turnOn.sort()).toEqual([...proIds].sort());
+    expect(changeRequest.preview!.turnOn.sort()).toEqual([...proIds].sort());
     await expectAppError(a.createChangeRequest({ id: cohort.id, action: "activate" }), "CONFLICT");
     await expectAppError(a.approveChangeRequest({ id: changeRequest.id }), "FORBIDDEN", "A change request needs a second admin");
 
@@ -62,8 +62,8 @@ describe("four-eyes approval (APPROVALS=required)", () => {
   it("applies nothing when the impact changed since the request: the request is stale (409)", async () => {
     const { proIds, cohort, a, b } = await setup(3);
     const { changeRequest } = await a.createChangeRequest({ id: cohort.id, action: "activate" });
-    // Another change switches one of its pros on in between.
-    await a.activatePro({ proId: proIds[0]! });
+    // Another change switches one of its pros on in between (per pro, activation itself needs approval now).
+    await t().db.db.insert(proRestrictionStatus).values({ proId: proIds[0]!, restrictionActive: true });
     await expectAppError(b.approveChangeRequest({ id: changeRequest.id }), "CONFLICT");
     expect((await b.getChangeRequest({ id: changeRequest.id })).changeRequest.status).toBe("stale");
     expect((await b.listCohorts()).find((c) => c.id === cohort.id)?.status).toBe("pending");
@@ -71,7 +71,7 @@ describe("four-eyes approval (APPROVALS=required)", () => {
     expect(flags).toEqual([]);
     // A new request may be made, with the impact as it is now.
     const again = await a.createChangeRequest({ id: cohort.id, action: "activate" });
-    expect(again.changeRequest.preview.turnOn).toHaveLength(2);
+    expect(again.changeRequest.preview!.turnOn).toHaveLength(2);
   });
 
   it("two admins approving at once apply it once", async () => {

@@ -2,10 +2,11 @@
 // admin could try with APPROVALS=required: deciding through an impersonation session, switching a pro on
 // alone, taking over another admin's account, making an admin of an account they control.
 import { describe, expect, it } from "vitest";
-import { pros } from "../../db/schema/index.js";
+import { proRestrictionStatus, pros } from "../../db/schema/index.js";
 import { type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
-import { impersonate, makeAdminInTable } from "../helpers/four-eyes.js";
+import { auditMark } from "../helpers/audit.js";
 import { newProIds, PASSING_GATES } from "../helpers/fixtures.js";
+import { impersonate, makeAdminInTable } from "../helpers/four-eyes.js";
 
 const t = useTestApp({ approvals: "required" });
 const R = "/api/admin/restriction";
@@ -84,5 +85,80 @@ describe("an impersonation session never decides a change request", () => {
     const approve = await rest(b, "POST", `${R}/change-requests/${changeRequest.id}/approve`, {});
     expect(approve.status).toBe(200);
     expect(approve.body.data.changeRequest.status).toBe("applied");
+  });
+});
+
+describe("one pro is switched on only through a change request", () => {
+  async function registeredPro() {
+    const [proId] = newProIds(1) as [string];
+    await t().db.db.insert(pros).values({ id: proId, name: proId });
+    return proId;
+  }
+
+  it("direct activation answers 409 on REST and tRPC, and switches nothing on", async () => {
+    const a = await t().signUp({ admin: true });
+    const proId = await registeredPro();
+    const direct = await rest(a, "POST", `${R}/${proId}/activate`);
+    expect(direct.status).toBe(409);
+    expect(direct.body.error).toMatchObject({ code: "CONFLICT", message: "Approval required: create a change request" });
+    expect(await trpcMutation(a, "restriction.activatePro", { proId })).toMatchObject({ status: 409, code: "CONFLICT" });
+    expect(await t().caller(a).restriction.getPro({ proId })).toEqual({ proId, restrictionActive: false });
+  });
+
+  it("a request by one admin, approved by another, switches it on, audited with both", async () => {
+    const a = await t().signUp({ admin: true });
+    const b = await t().signUp({ admin: true });
+    const proId = await registeredPro();
+    const asked = await rest(a, "POST", `${R}/${proId}/change-requests`, { action: "activate", reason: "opted in" });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(201);
+    const request = asked.body.data.changeRequest;
+    expect(request).toMatchObject({ status: "pending", proId, cohortId: null, cohortNumber: null, action: "activate", reason: "opted in" });
+    expect(request.preview).toMatchObject({ turnOn: [proId], turnOff: [] });
+    expect((await rest(a, "POST", `${R}/${proId}/change-requests`, { action: "activate" })).status).toBe(409);
+    expect((await rest(a, "POST", `${R}/change-requests/${request.id}/approve`, {})).status).toBe(403);
+
+    const approved = await rest(b, "POST", `${R}/change-requests/${request.id}/approve`, { comment: "ok" });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.data.changeRequest).toMatchObject({ status: "applied", decidedBy: { id: b.id } });
+    expect(await t().caller(a).restriction.getPro({ proId })).toMatchObject({ restrictionActive: true, cohortId: null });
+    const history = await t().caller(a).restriction.proHistory({ proId });
+    expect(history.changes.map((c) => c.actor.id)).toEqual([b.id]);
+  });
+
+  it("is stale when the pro was switched on meanwhile; rejected and cancelled like a cohort's", async () => {
+    const a = await t().signUp({ admin: true });
+    const b = t().caller(await t().signUp({ admin: true })).restriction;
+    const proId = await registeredPro();
+    const asA = t().caller(a).restriction;
+    const first = (await asA.createProChangeRequest({ proId, action: "activate" })).changeRequest;
+    expect((await b.rejectChangeRequest({ id: first.id, comment: "not yet" })).changeRequest.status).toBe("rejected");
+    const second = (await asA.createProChangeRequest({ proId, action: "activate" })).changeRequest;
+    expect((await asA.cancelChangeRequest({ id: second.id })).changeRequest.status).toBe("cancelled");
+
+    const third = (await asA.createProChangeRequest({ proId, action: "activate" })).changeRequest;
+    const other = (await asA.createProChangeRequest({ proId: await registeredPro(), action: "activate" })).changeRequest;
+    // Switched on another way in between (a cohort's activation would do the same).
+    await t().db.db.insert(proRestrictionStatus).values({ proId, restrictionActive: true });
+    await expect(b.approveChangeRequest({ id: third.id })).rejects.toMatchObject({ kind: "CONFLICT" });
+    expect((await b.getChangeRequest({ id: third.id })).changeRequest.status).toBe("stale");
+    expect((await b.approveChangeRequest({ id: other.id })).changeRequest.status).toBe("applied");
+  });
+
+  it("an unknown pro cannot be asked for (404)", async () => {
+    const a = await t().signUp({ admin: true });
+    const res = await rest(a, "POST", `${R}/no-such-pro-${Date.now()}/change-requests`, { action: "activate" });
+    expect(res.status).toBe(404);
+  });
+
+  it("rollback applies at once, audited as bypassing approval", async () => {
+    const a = await t().signUp({ admin: true });
+    const proId = await registeredPro();
+    await t().db.db.insert(proRestrictionStatus).values({ proId, restrictionActive: true });
+    const mark = await auditMark(t().db.db);
+    const res = await rest(a, "POST", `${R}/${proId}/rollback`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ proId, restrictionActive: false });
+    const [event] = await mark.since();
+    expect(event).toMatchObject({ action: "pro.rollback", actor: { id: a.id }, details: { approvalBypassed: true } });
   });
 });

@@ -1,18 +1,26 @@
-// Four-eyes approval of cohort changes (docs/api.md#four-eyes-approval): one admin requests an activation or
-// rollback with the impact preview as it is then; another approves, and the approval applies the change in
-// its own transaction only when the impact is still the one reviewed (else the request is stale).
+// Four-eyes approval (docs/api.md#four-eyes-approval): one admin requests a cohort's activation or rollback,
+// one pro's activation, or the admin role for a user, with the impact preview as it is then; another
+// approves, and the approval applies the change in its own transaction only when the impact is still the one
+// reviewed (else the request is stale).
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.js";
 import { sqlState } from "../../../db/errors.js";
 import { changeRequests, restrictionCohorts } from "../../../db/schema/index.js";
-import { CHANGE_REQUEST_TTL_HOURS, type ChangeRequestStatus } from "../../../db/schema/restriction-values.js";
-import { auditSource, recordAudit } from "../../audit/record.js";
+import { CHANGE_REQUEST_TTL_HOURS, type ChangeRequestAction, type ChangeRequestStatus } from "../../../db/schema/restriction-values.js";
+import { type AuditSource, auditSource, recordAudit } from "../../audit/record.js";
+import { grantAdmin } from "../../auth/admin-grants.js";
 import { AppError, forbidden, notFound } from "../../errors/errors.js";
 import { type AuthedContext, type HandlerArgs, isUuid } from "../types.js";
 import { applyCohortChange, lockCohort } from "./cohorts.js";
 import { type Impact, sameImpact } from "./impact.js";
 import { impactNow } from "./preview.js";
-import type { ChangeRequestDecisionInput, CreateChangeRequestInput, ListChangeRequestsInput } from "./schemas.js";
+import { applyProFlag, type ProImpact, proActivationImpact } from "./pros.js";
+import type {
+  ChangeRequestDecisionInput,
+  CreateChangeRequestInput,
+  CreateProChangeRequestInput,
+  ListChangeRequestsInput,
+} from "./schemas.js";
 
 /** A pending request past its 72 hours is expired, whether or not anyone has looked at it since. */
 const effectiveStatus = sql<ChangeRequestStatus>`(case when ${changeRequests.status} = 'pending'
@@ -20,18 +28,23 @@ const effectiveStatus = sql<ChangeRequestStatus>`(case when ${changeRequests.sta
 
 const columns = { request: changeRequests, cohortNumber: restrictionCohorts.cohortNumber, status: effectiveStatus };
 
-type Row = { request: typeof changeRequests.$inferSelect; cohortNumber: number; status: ChangeRequestStatus };
+type Row = { request: typeof changeRequests.$inferSelect; cohortNumber: number | null; status: ChangeRequestStatus };
 
 export type ChangeRequestView = {
   id: string;
-  cohortId: string;
-  cohortNumber: number;
-  action: "activate" | "rollback";
+  /** What the request is about: a cohort, one pro, or (grant-admin) a user. */
+  cohortId: string | null;
+  cohortNumber: number | null;
+  proId: string | null;
+  userId: string | null;
+  userEmail: string | null;
+  action: ChangeRequestAction;
   reason: string | null;
   status: ChangeRequestStatus;
   requestedBy: { id: string; email: string };
   requestedAt: Date;
-  preview: Impact;
+  /** null for grant-admin. */
+  preview: Impact | ProImpact | null;
   decidedBy: { id: string; email: string } | null;
   decidedAt: Date | null;
   comment: string | null;
@@ -42,12 +55,15 @@ const toView = ({ request: r, cohortNumber, status }: Row): ChangeRequestView =>
   id: r.id,
   cohortId: r.cohortId,
   cohortNumber,
+  proId: r.proId,
+  userId: r.userId,
+  userEmail: r.userEmail,
   action: r.action,
   reason: r.reason,
   status,
   requestedBy: { id: r.requestedById, email: r.requestedByEmail },
   requestedAt: r.requestedAt,
-  preview: r.preview as Impact,
+  preview: r.preview as Impact | ProImpact | null,
   decidedBy: r.decidedById ? { id: r.decidedById, email: r.decidedByEmail ?? "" } : null,
   decidedAt: r.decidedAt,
   comment: r.comment,
@@ -58,7 +74,7 @@ function select(db: DbOrTx, where: SQL | undefined) {
   return db
     .select(columns)
     .from(changeRequests)
-    .innerJoin(restrictionCohorts, eq(restrictionCohorts.id, changeRequests.cohortId))
+    .leftJoin(restrictionCohorts, eq(restrictionCohorts.id, changeRequests.cohortId))
     .where(where);
 }
 
@@ -72,46 +88,88 @@ async function findRequest(db: DbOrTx, id: string, lock = false): Promise<Row> {
 
 const textOrNull = (text: string | null | undefined) => (text?.trim() ? text : null);
 
+/** What a change request is about, and what is asked: exactly one target. */
+export type ChangeRequestTarget =
+  | { cohortId: string; action: "activate" | "rollback" }
+  | { proId: string; action: "activate" }
+  | { userId: string; userEmail: string; action: "grant-admin" };
+
+const targetColumn = (target: ChangeRequestTarget) =>
+  "cohortId" in target
+    ? eq(changeRequests.cohortId, target.cohortId)
+    : "proId" in target
+      ? eq(changeRequests.proId, target.proId)
+      : eq(changeRequests.userId, target.userId);
+
+const targetName = (target: ChangeRequestTarget) =>
+  "cohortId" in target ? `Cohort ${target.cohortId}` : "proId" in target ? `Pro ${target.proId}` : `User ${target.userId}`;
+
+/**
+ * Files a pending request in the caller's transaction, with its preview (null for grant-admin), and audits
+ * it; 409 when the target already has a pending request for that action.
+ */
+export async function fileChangeRequest(
+  tx: DbOrTx,
+  source: AuditSource,
+  request: { target: ChangeRequestTarget; reason: string | null; preview: Impact | ProImpact | null },
+): Promise<ChangeRequestView> {
+  const { target } = request;
+  // An expired request no longer holds the target's one pending place. A duplicate's error (23505) ends the
+  // caller's transaction, which rolls back with it.
+  await tx
+    .update(changeRequests)
+    .set({ status: "expired" })
+    .where(and(targetColumn(target), eq(changeRequests.action, target.action), eq(effectiveStatus, "expired")));
+  try {
+    const [created] = await tx
+      .insert(changeRequests)
+      .values({
+        ...target,
+        reason: textOrNull(request.reason),
+        requestedById: source.actor.id,
+        requestedByEmail: source.actor.email,
+        preview: request.preview,
+      })
+      .returning({ id: changeRequests.id });
+    const changeRequest = toView(await findRequest(tx, created!.id));
+    await recordAudit(tx, source, {
+      action: "change_request.create",
+      target: { type: "change_request", id: changeRequest.id },
+      before: null,
+      after: changeRequest,
+      reason: changeRequest.reason,
+    });
+    return changeRequest;
+  } catch (err) {
+    if (sqlState(err) === "23505") {
+      throw new AppError("CONFLICT", `${targetName(target)} already has a pending ${target.action} request: decide or cancel it first`);
+    }
+    throw err;
+  }
+}
+
 export async function createChangeRequest({
   ctx,
   input,
 }: HandlerArgs<CreateChangeRequestInput>): Promise<{ changeRequest: ChangeRequestView }> {
   if (!isUuid(input.id)) throw notFound("Cohort", input.id);
-  try {
-    return await ctx.db.transaction(async (tx) => {
-      const preview = await impactNow(tx, input.id, input.action);
-      // An expired request no longer holds the cohort's one pending place.
-      await tx
-        .update(changeRequests)
-        .set({ status: "expired" })
-        .where(and(eq(changeRequests.cohortId, input.id), eq(changeRequests.action, input.action), eq(effectiveStatus, "expired")));
-      const [created] = await tx
-        .insert(changeRequests)
-        .values({
-          cohortId: input.id,
-          action: input.action,
-          reason: textOrNull(input.reason),
-          requestedById: ctx.user.id,
-          requestedByEmail: ctx.user.email,
-          preview,
-        })
-        .returning({ id: changeRequests.id });
-      const changeRequest = toView(await findRequest(tx, created!.id));
-      await recordAudit(tx, auditSource(ctx), {
-        action: "change_request.create",
-        target: { type: "change_request", id: changeRequest.id },
-        before: null,
-        after: changeRequest,
-        reason: changeRequest.reason,
-      });
-      return { changeRequest };
-    });
-  } catch (err) {
-    if (sqlState(err) === "23505") {
-      throw new AppError("CONFLICT", `Cohort ${input.id} already has a pending ${input.action} request: decide or cancel it first`);
-    }
-    throw err;
-  }
+  return ctx.db.transaction(async (tx) => {
+    const preview = await impactNow(tx, input.id, input.action);
+    const target = { cohortId: input.id, action: input.action };
+    return { changeRequest: await fileChangeRequest(tx, auditSource(ctx), { target, reason: input.reason ?? null, preview }) };
+  });
+}
+
+/** One pro's activation, asked for (docs/api.md#four-eyes-approval); 404 for an unregistered pro. */
+export async function createProChangeRequest({
+  ctx,
+  input,
+}: HandlerArgs<CreateProChangeRequestInput>): Promise<{ changeRequest: ChangeRequestView }> {
+  return ctx.db.transaction(async (tx) => {
+    const preview = await proActivationImpact(tx, input.proId);
+    const target = { proId: input.proId, action: input.action };
+    return { changeRequest: await fileChangeRequest(tx, auditSource(ctx), { target, reason: input.reason ?? null, preview }) };
+  });
 }
 
 export async function listChangeRequests({
@@ -176,10 +234,39 @@ async function decide(tx: DbOrTx, ctx: AuthedContext, row: Row, status: ChangeRe
 }
 
 /**
- * Applies the request in one transaction: the approver is not the requester; the cohort is locked, the
- * impact read again and compared with the one reviewed: the same, the change is applied (its audit event
- * names the approver as actor, with the request and its requester); different, nothing is applied and the
- * request is stale (409). A blocked activation answers as without approval and leaves the request pending.
+ * Applies an approved request in the approver's transaction, when what it would change now is what was
+ * reviewed; false (nothing applied) when not. The change's audit event names the approver as actor, with the
+ * request and its requester.
+ */
+async function applyRequest(tx: DbOrTx, source: AuditSource, request: typeof changeRequests.$inferSelect): Promise<boolean> {
+  const details = { changeRequestId: request.id, requestedBy: { id: request.requestedById, email: request.requestedByEmail } };
+  const reviewed = request.preview as Impact | ProImpact | null;
+  if (request.cohortId !== null) {
+    const action = request.action === "rollback" ? "rollback" : "activate";
+    await lockCohort(tx, request.cohortId);
+    // Compared under the pros' row locks: a per-pro change in flight is waited for, then counted.
+    if (!sameImpact(reviewed!, await impactNow(tx, request.cohortId, action, { lockPros: true }))) return false;
+    await applyCohortChange(tx, source, {
+      id: request.cohortId,
+      action: action === "activate" ? "cohort.activate" : "cohort.rollback",
+      reason: action === "rollback" ? request.reason : null,
+      details,
+    });
+    return true;
+  }
+  if (request.proId !== null) {
+    if (!sameImpact(reviewed!, await proActivationImpact(tx, request.proId, true))) return false;
+    await applyProFlag(tx, source, { proId: request.proId, restrictionActive: true, details });
+    return true;
+  }
+  return grantAdmin(tx, source, { userId: request.userId!, details });
+}
+
+/**
+ * Applies the request in one transaction: the approver is another admin in their own session; the target
+ * is locked, the impact read again and compared with the one reviewed: the same, the change is applied
+ * (applyRequest); different, nothing is applied and the request is stale (409). A blocked activation answers
+ * as without approval and leaves the request pending.
  */
 export async function approveChangeRequest({
   ctx,
@@ -189,20 +276,9 @@ export async function approveChangeRequest({
     refuseImpersonation(ctx);
     const row = await pendingRequest(tx, input.id);
     if (row.request.requestedById === ctx.user.id) throw forbidden("A change request needs a second admin");
-    const { cohortId, action } = row.request;
-    await lockCohort(tx, cohortId);
-    // Compared under the pros' row locks: a per-pro change in flight is waited for, then counted.
-    const now = await impactNow(tx, cohortId, action, { lockPros: true });
     const comment = textOrNull(input.comment);
-    if (!sameImpact(row.request.preview as Impact, now))
-      return { stale: true, changeRequest: await decide(tx, ctx, row, "stale", comment, false) };
-    await applyCohortChange(tx, auditSource(ctx), {
-      id: cohortId,
-      action: action === "activate" ? "cohort.activate" : "cohort.rollback",
-      reason: action === "rollback" ? row.request.reason : null,
-      details: { changeRequestId: row.request.id, requestedBy: { id: row.request.requestedById, email: row.request.requestedByEmail } },
-    });
-    return { stale: false, changeRequest: await decide(tx, ctx, row, "applied", comment, true) };
+    const applied = await applyRequest(tx, auditSource(ctx), row.request);
+    return { stale: !applied, changeRequest: await decide(tx, ctx, row, applied ? "applied" : "stale", comment, applied) };
   });
   if (outcome.stale) {
     throw new AppError(

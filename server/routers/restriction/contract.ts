@@ -21,6 +21,7 @@ import {
   cohortIdInput,
   createChangeRequestInput,
   createCohortInput,
+  createProChangeRequestInput,
   listChangeRequestsInput,
   previewCohortInput,
   previewNewCohortInput,
@@ -47,6 +48,7 @@ export const restrictionContract = {
   proHistory: query(proHistoryOutput, proIdInput),
 
   createChangeRequest: mutation(changeRequestAnswer, createChangeRequestInput),
+  createProChangeRequest: mutation(changeRequestAnswer, createProChangeRequestInput),
   listChangeRequests: query(changeRequestListOutput, listChangeRequestsInput),
   getChangeRequest: query(changeRequestAnswer, changeRequestIdInput),
   approveChangeRequest: mutation(changeRequestAnswer, approveChangeRequestInput),

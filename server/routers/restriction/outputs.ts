@@ -5,7 +5,7 @@
 // answer to the document (test/helpers/contract-check.ts).
 import { z } from "zod";
 import { auditActions } from "../../../db/schema/audit-actions.js";
-import { changeRequestStatuses, cohortActions, cohortStatuses, flagChangeVias } from "../../../db/schema/restriction-values.js";
+import { changeRequestActions, changeRequestStatuses, cohortStatuses, flagChangeVias } from "../../../db/schema/restriction-values.js";
 
 const instant = (what: string) => z.date().describe(`${what} (ISO 8601 date-time, UTC)`);
 
@@ -103,9 +103,14 @@ const admin = z.object({ id: z.string().describe("The admin's id"), email: z.str
 export const changeRequestOutput = z
   .object({
     id: z.string().describe("The change request's id (a UUID)"),
-    cohortId: z.string().describe("The cohort to change"),
-    cohortNumber: z.number().int().describe("That cohort's number"),
-    action: z.enum(cohortActions).describe("What is asked for"),
+    cohortId: z.string().nullable().describe("The cohort to change; null when the request is about one pro or a user"),
+    cohortNumber: z.number().int().nullable().describe("That cohort's number; null without a cohort"),
+    proId: z.string().nullable().describe("The pro to switch on (a per-pro activation); null otherwise"),
+    userId: z.string().nullable().describe("grant-admin: the user to make an admin; null otherwise"),
+    userEmail: z.string().nullable().describe("grant-admin: that user's address when asked; null otherwise"),
+    action: z
+      .enum(changeRequestActions)
+      .describe("What is asked for: activate or rollback (a cohort), activate (one pro), grant-admin (a user)"),
     reason: z.string().nullable().describe("Why; for a rollback, the rollback's reason"),
     status: z
       .enum(changeRequestStatuses)
@@ -114,13 +119,19 @@ export const changeRequestOutput = z
       ),
     requestedBy: admin.describe("The admin who asked"),
     requestedAt: instant("When it was asked"),
-    preview: impactOutput.describe("The impact preview when it was asked: what the approver reviews, and all an approval may apply"),
+    preview: impactOutput
+      .extend({ cohortId: z.string().nullable().describe("The cohort previewed; null for a per-pro activation") })
+      .nullable()
+      .describe("The impact preview when it was asked: what the approver reviews, and all an approval may apply; null for grant-admin"),
     decidedBy: admin.nullable().describe("The admin who approved, rejected or cancelled it; null while pending"),
     decidedAt: instant("When it was decided").nullable().describe("When it was decided; null while pending"),
     comment: z.string().nullable().describe("The decision's comment"),
     appliedAt: instant("When it was applied").nullable().describe("When the approval applied it; null unless applied"),
   })
-  .meta({ id: "ChangeRequest", description: "A request for a cohort's activation or rollback, waiting for a second admin" });
+  .meta({
+    id: "ChangeRequest",
+    description: "A request for a cohort's activation or rollback, a pro's activation, or the admin role, waiting for a second admin",
+  });
 
 export const changeRequestAnswer = z.object({ changeRequest: changeRequestOutput });
 export const changeRequestListOutput = z.object({ changeRequests: z.array(changeRequestOutput).describe("Newest first") });

@@ -4,6 +4,7 @@ import {
   approveChangeRequest,
   cancelChangeRequest,
   createChangeRequest,
+  createProChangeRequest,
   getChangeRequest,
   listChangeRequests,
   rejectChangeRequest,
@@ -32,6 +33,7 @@ export const restrictionRouter = router({
   proHistory: adminProcedure.input(c.proHistory.input).query(proHistory),
 
   createChangeRequest: adminProcedure.input(c.createChangeRequest.input).mutation(createChangeRequest),
+  createProChangeRequest: adminProcedure.input(c.createProChangeRequest.input).mutation(createProChangeRequest),
   listChangeRequests: adminProcedure.input(c.listChangeRequests.input).query(listChangeRequests),
   getChangeRequest: adminProcedure.input(c.getChangeRequest.input).query(getChangeRequest),
   approveChangeRequest: adminProcedure.input(c.approveChangeRequest.input).mutation(approveChangeRequest),

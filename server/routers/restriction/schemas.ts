@@ -104,6 +104,16 @@ export const createChangeRequestInput = previewCohortInput.extend({
   ),
 });
 
+export const createProChangeRequestInput = proIdInput.extend({
+  action: z
+    .enum(["activate"], { error: (issue) => (issue.input === undefined ? "is required" : "must be activate") })
+    .meta({ description: "What is asked for: activate (a pro's rollback never waits for approval)", examples: ["activate"] }),
+  reason: changeText(
+    `Why the pro is switched on, at most ${MAX_CHANGE_REQUEST_TEXT_LENGTH} characters. Blank is stored as null.`,
+    "opted in",
+  ),
+});
+
 export const changeRequestIdInput = z.object({
   id: z
     .string()
@@ -143,6 +153,7 @@ export const listChangeRequestsInput = z
 export type CreateCohortInput = z.infer<typeof createCohortInput>;
 export type PreviewNewCohortInput = z.infer<typeof previewNewCohortInput>;
 export type CreateChangeRequestInput = z.infer<typeof createChangeRequestInput>;
+export type CreateProChangeRequestInput = z.infer<typeof createProChangeRequestInput>;
 export type ChangeRequestDecisionInput = z.infer<typeof approveChangeRequestInput>;
 export type ListChangeRequestsInput = z.infer<typeof listChangeRequestsInput>;
 export type CheckGatesInput = z.infer<typeof checkGatesInput>;
