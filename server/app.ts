@@ -36,7 +36,8 @@ import { appRouter } from "./routers/index.js";
 import { registerTrpcDoor } from "./trpc/door.js";
 
 export type AppDeps = {
-  config: Pick<Config, "corsOrigins" | "logLevel"> & Partial<Pick<Config, "signUp" | "approvals">>;
+  /** baseUrl: the public base URL (BETTER_AUTH_URL); absent, the one better-auth was given. */
+  config: Pick<Config, "corsOrigins" | "logLevel"> & Partial<Pick<Config, "signUp" | "approvals" | "trustProxy" | "baseUrl">>;
   db: Db;
   /** The database's change announcements (DbHandle.listen); without it live streams show only their first count. */
   listen?: DbHandle["listen"];
@@ -163,11 +164,29 @@ function registerRateLimits(app: FastifyInstance, limits: Limits, store: RateLim
   });
 }
 
+/**
+ * TRUST_PROXY as Fastify's trustProxy. Fastify 5 treats a bare number as "trust nothing", so a hop count is
+ * given as the function proxy-addr calls for each hop, nearest first (0 is the connection's peer).
+ */
+function trustedHops(setting: false | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof setting === "number" ? (_address, hop) => hop < setting : setting;
+}
+
+/** Where clients reach the service: every URL it hands out starts here, never with a request's Host. */
+function publicBaseUrl(deps: AppDeps): string {
+  const base = deps.config.baseUrl ?? deps.auth.options.baseURL;
+  if (typeof base !== "string") throw new Error("buildApp: no public base URL (config.baseUrl or better-auth's baseURL)");
+  return base;
+}
+
 export async function buildApp(deps: AppDeps) {
   const limits = { ...defaultLimits, ...deps.limits };
   const rateLimitStore = deps.rateLimitStore ?? memoryRateLimitStore;
   const app = Fastify({
     bodyLimit: limits.bodyBytes,
+    // TRUST_PROXY: request.ip (the limits' client address) and request.protocol come from the forwarding
+    // headers of trusted hops only.
+    trustProxy: trustedHops(deps.config.trustProxy ?? false),
     logger: deps.logger ?? {
       level: deps.config.logLevel,
       redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-auth-token"]'],
@@ -295,6 +314,7 @@ export async function buildApp(deps: AppDeps) {
     limiter: createRateLimiter(memoryRateLimitStore, "ofrep", limits.ofrepPerKey),
     hub: flagChanges,
     secret: authContext.secret,
+    publicBaseUrl: publicBaseUrl(deps),
   });
 
   // The API reference: generated from the route table, served as JSON and as a Swagger UI page.

@@ -23,6 +23,30 @@ const origin = z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origi
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** A proxy's address as Fastify's trustProxy (proxy-addr) takes it: an IP, a CIDR range, or a named range. */
+const proxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6(), z.enum(["loopback", "linklocal", "uniquelocal"])]);
+
+/**
+ * TRUST_PROXY: `false`, a hop count, or the proxies' addresses (docs/scaling.md, "Behind a proxy"). `true`
+ * is refused: trusting every hop lets any client write its own X-Forwarded-For.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v, ctx): false | number | string[] => {
+    const value = (v ?? "false").trim().toLowerCase();
+    if (value === "false" || value === "0") return false;
+    if (/^\d+$/.test(value) && Number(value) <= 100) return Number(value);
+    const items = value.split(",").map((s) => s.trim());
+    const bad = items.filter((item) => !proxyAddress.safeParse(item).success);
+    if (!bad.length) return items;
+    ctx.addIssue({
+      code: "custom",
+      message: `must be false, a hop count (1 to 100) or a comma-separated list of proxy addresses or CIDR ranges; "${bad[0]}" is none`,
+    });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
@@ -51,6 +75,7 @@ const envSchema = z.object({
     .string()
     .optional()
     .transform((v, ctx) => parseOrigins(v, ctx)),
+  TRUST_PROXY: trustProxy,
   PUSH_ALLOW_HTTP_ENDPOINTS: flag,
   PUSH_ALLOW_PRIVATE_ENDPOINTS: flag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -121,6 +146,11 @@ export type Config = {
   corsOrigins: string[];
   pushAllowHttpEndpoints: boolean;
   pushAllowPrivateEndpoints: boolean;
+  /**
+   * TRUST_PROXY, Fastify's `trustProxy`: which hops' forwarding headers (X-Forwarded-For, -Proto) say who
+   * the client is. false: none, the connection's own address counts.
+   */
+  trustProxy: false | number | string[];
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
 };
 
@@ -176,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.CORS_ORIGINS,
     pushAllowHttpEndpoints: e.PUSH_ALLOW_HTTP_ENDPOINTS,
     pushAllowPrivateEndpoints: e.PUSH_ALLOW_PRIVATE_ENDPOINTS,
+    trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -19,6 +19,13 @@ export type AuthOptions = {
   signUp?: "open" | "closed";
 };
 
+/**
+ * The client address better-auth records with a session, set by mountAuth from request.ip, which honours
+ * TRUST_PROXY. better-auth would otherwise read X-Forwarded-For, which any client writes when no proxy is
+ * trusted. Whatever a request sends under this name is overwritten.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-rn-client-address";
+
 /** better-auth's own defaults, set here so the fast session lookup (session.ts) refreshes on the same day. */
 export const SESSION_LIFETIME = { expiresInSeconds: 7 * 24 * 60 * 60, updateAgeSeconds: 24 * 60 * 60 } as const;
 
@@ -40,7 +47,7 @@ export function createAuth(options: AuthOptions) {
     plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer(), auditAdminActs(options.db)],
     telemetry: { enabled: false },
     // better-auth turns the origin check off when NODE_ENV=test; keep it on so tests see production behaviour.
-    advanced: { disableOriginCheck: false },
+    advanced: { disableOriginCheck: false, ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },
     // Request limits are the service's own (Fastify), applied in front of this handler.
     rateLimit: { enabled: false },
     databaseHooks: {
@@ -61,15 +68,18 @@ export type Auth = ReturnType<typeof createAuth>;
 
 /** Hands every /api/auth/* request to better-auth as a web Request. */
 export function mountAuth(app: FastifyInstance, auth: Auth): void {
+  const baseUrl = typeof auth.options.baseURL === "string" ? auth.options.baseURL : "http://localhost";
   app.route({
     method: ["GET", "POST"],
     url: "/api/auth/*",
     async handler(request, reply) {
-      const url = new URL(request.url, `http://${request.headers.host ?? "localhost"}`);
+      // The public base URL, never the request's Host: better-auth builds the URLs it answers from it.
+      const url = new URL(request.url, baseUrl);
       const body = request.body === undefined ? undefined : JSON.stringify(request.body);
       const headers = fromNodeHeaders(request.headers);
       // The request's id (the valid x-request-id sent, or one made here), kept with the audit events it causes.
       headers.set("x-request-id", request.id);
+      headers.set(CLIENT_ADDRESS_HEADER, request.ip);
       const response = await auth.handler(new Request(url, { method: request.method, headers, body }));
       reply.status(response.status);
       response.headers.forEach((value, key) => {

@@ -26,6 +26,8 @@ export type OfrepDeps = {
   hub: FlagChangeHub;
   /** Signs the event streams' URLs (the service's BETTER_AUTH_SECRET). */
   secret: string;
+  /** Where clients reach the service (BETTER_AUTH_URL): the start of every stream URL, whatever Host a request names. */
+  publicBaseUrl: string;
 };
 
 /** OFREP's answer to an error that is not about the flag: its status, and `errorDetails` for a person. */
@@ -100,7 +102,7 @@ export async function registerOfrep(app: FastifyInstance, deps: OfrepDeps): Prom
       reply.header("etag", etag).header("cache-control", "no-cache");
       if (matchesEtag(request.headers["if-none-match"], etag)) return reply.status(304).send();
       const token = streamToken(deps.secret, { keyId: key.id, targetingKey: target, expiresAt: Date.now() + STREAM_TOKEN_TTL_MS });
-      const url = `${request.protocol}://${request.host}${OFREP_PREFIX}/events?token=${encodeURIComponent(token)}`;
+      const url = `${deps.publicBaseUrl.replace(/\/+$/, "")}${OFREP_PREFIX}/events?token=${encodeURIComponent(token)}`;
       return { flags, eventStreams: [{ type: "sse", url }] };
     });
 

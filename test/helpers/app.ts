@@ -7,6 +7,7 @@ import { users } from "../../db/schema/index.js";
 import { type AppDeps, buildApp } from "../../server/app.js";
 import { type Auth, createAuth } from "../../server/auth/better-auth.js";
 import type { SessionUser } from "../../server/auth/session.js";
+import type { Config } from "../../server/config.js";
 import { createContextInner } from "../../server/context.js";
 import { rateLimitStoreFor } from "../../server/http/rate-limit.js";
 import { createPushService, type PushService, type PushServiceOptions } from "../../server/push/sender.js";
@@ -58,6 +59,8 @@ export type TestAppOptions = {
   deliveries?: AppDeps["deliveries"];
   /** APPROVALS (docs/api.md#four-eyes-approval); off by default. */
   approvals?: "off" | "required";
+  /** TRUST_PROXY (docs/scaling.md, "Behind a proxy"); off by default. */
+  trustProxy?: Config["trustProxy"];
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -74,7 +77,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // Names resolve from a table (test/helpers/dns.ts): no test asks the network.
   const push = createPushService({ vapid: null, lookup: testLookup, ...options.push });
   const app = await buildApp({
-    config: { corsOrigins: ["http://allowed.test"], logLevel: "silent", signUp: options.signUp, approvals: options.approvals },
+    config: {
+      corsOrigins: ["http://allowed.test"],
+      logLevel: "silent",
+      signUp: options.signUp,
+      approvals: options.approvals,
+      trustProxy: options.trustProxy,
+    },
     db: db.db,
     listen: db.listen,
     auth,

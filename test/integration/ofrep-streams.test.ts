@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FLAGS_CHANNEL } from "../../server/ofrep/changes.js";
 import { insertApiKey, type TestApiKey } from "../helpers/api-keys.js";
-import { useTestApp } from "../helpers/app.js";
+import { TEST_ORIGIN, useTestApp } from "../helpers/app.js";
 import { adminRestrictionApi, newProIds, passedCohort } from "../helpers/fixtures.js";
 import { forPro, ofrep } from "../helpers/ofrep.js";
 import { openSse, type SseStream } from "../helpers/sse.js";
@@ -56,6 +56,22 @@ describe("OFREP event streams", () => {
     );
     expect(announced).toHaveLength(1);
     await stop();
+  });
+
+  it("hands out stream URLs on the public base URL (BETTER_AUTH_URL), whatever Host or forwarding headers a request names", async () => {
+    const key = await insertApiKey(t().db.db);
+    for (const headers of [
+      { host: "evil.example:666" },
+      { host: "evil.example:666", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
+      {},
+    ]) {
+      const res = await o.bulk({ headers: { ...key.headers, ...headers }, body: forPro("pro-host") });
+      const { eventStreams } = res.json() as { eventStreams: { url: string }[] };
+      expect({ headers, url: eventStreams[0]!.url }).toEqual({
+        headers,
+        url: expect.stringMatching(new RegExp(`^${TEST_ORIGIN}/ofrep/v1/events\\?token=[\\w.%-]+$`)),
+      });
+    }
   });
 
   it("refuses a forged, altered or expired stream URL with 401, and ends a stream when its key is revoked", async () => {

@@ -156,4 +156,26 @@ describe("loadConfig", () => {
       expect(error).toMatch(message);
     });
   });
+  describe("TRUST_PROXY", () => {
+    it("is off by default, and takes a hop count or a list of proxy addresses and CIDR ranges", () => {
+      expect(loadConfig({}).trustProxy).toBe(false);
+      expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+      expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+      expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+      expect(loadConfig({ TRUST_PROXY: "10.0.0.5, 10.1.0.0/16,fd00::/8, loopback" }).trustProxy).toEqual([
+        "10.0.0.5",
+        "10.1.0.0/16",
+        "fd00::/8",
+        "loopback",
+      ]);
+    });
+
+    it("refuses true (any client could name itself), a name, a bad range and a hop count past 100, on one line", () => {
+      for (const value of ["true", "proxy.internal", "10.0.0.0/33", "10.0.0.1,", "101", "-1"]) {
+        const error = errorOf({ TRUST_PROXY: value });
+        expect({ value, lines: error.split("\n").length }).toEqual({ value, lines: 1 });
+        expect(error).toMatch(/^TRUST_PROXY: must be false, a hop count/);
+      }
+    });
+  });
 });
