@@ -14,6 +14,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres, { type Sql } from "postgres";
+import { boundedConnection, boundedSql } from "./deadline.js";
 import { type DbObserver, instrumentDb } from "./observe.js";
 import { projectRoot } from "./project-root.js";
 import * as schema from "./schema/index.js";
@@ -37,8 +38,9 @@ export type DbOptions = {
   /** Told of each statement outside a transaction and each transaction, until it settles (metrics). */
   observe?: DbObserver;
   /**
-   * PostgreSQL only: the longest a statement, or a transaction, may go without an answer before it fails
-   * with QUERY_TIMEOUT (503 to the caller) and its connection is discarded. Default DEFAULT_QUERY_TIMEOUT_SECONDS.
+   * PostgreSQL only: the deadline of a statement outside a transaction, or of a whole transaction, from when
+   * it is issued (db/deadline.ts). Past it the work is cancelled and rolled back, and fails with QUERY_TIMEOUT
+   * (503 to the caller). Default DEFAULT_QUERY_TIMEOUT_SECONDS.
    */
   queryTimeoutSeconds?: number;
 };
@@ -47,6 +49,8 @@ export type DbOptions = {
 export const CONNECT_TIMEOUT_SECONDS = 10;
 /** A few seconds above CONNECT_TIMEOUT_SECONDS (issue R): a live server answers this service's statements in milliseconds. */
 export const DEFAULT_QUERY_TIMEOUT_SECONDS = CONNECT_TIMEOUT_SECONDS + 5;
+/** How long past the deadline the driver waits for a cancelled statement's answer before it gives the connection up. */
+const DRIVER_GRACE_SECONDS = 2;
 
 /**
  * Seconds before a closed connection is opened again, after `failures` failed ones in a row (pool-wide).
@@ -124,22 +128,27 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       // process. Drizzle parses and serialises the arrays it uses (text[]) itself.
       fetch_types: false,
     };
+    const timeoutMs = queryTimeoutSeconds * 1000;
     const client = postgres(databaseUrl, {
       ...connection,
+      // PostgreSQL's own bound on each statement and on a transaction left idle, so the server ends the
+      // work even when this process, or its network, is gone (db/deadline.ts).
+      connection: boundedConnection(timeoutMs),
       max: options.maxConnections ?? 10,
       // Idle connections are recycled so a restarted server is picked up again.
       idle_timeout: 30,
       backoff: reconnectDelaySeconds,
       // patches/postgres+3.4.9.patch: a statement with no answer in time fails and its connection is
-      // replaced, so no request waits on a connection that will never answer.
-      query_timeout: queryTimeoutSeconds,
+      // replaced, so no request waits on a connection that will never answer. A few seconds past the
+      // deadline: a server that answers cancels the work itself first (57014), which says nothing was written.
+      query_timeout: queryTimeoutSeconds + DRIVER_GRACE_SECONDS,
     });
     // An unpatched postgres.js drops the option silently and can leave requests waiting forever.
-    if ((client.options as { query_timeout?: unknown }).query_timeout !== queryTimeoutSeconds) {
+    if ((client.options as { query_timeout?: unknown }).query_timeout !== queryTimeoutSeconds + DRIVER_GRACE_SECONDS) {
       throw new Error("postgres.js runs without patches/postgres+3.4.9.patch: run `npm install` (patch-package applies it)");
     }
-    const db = drizzlePostgres(client, { schema, logger });
-    instrumentDb(db, options.observe, { timeoutMs: queryTimeoutSeconds * 1000 });
+    const db = drizzlePostgres(boundedSql(client, timeoutMs), { schema, logger });
+    instrumentDb(db, options.observe);
     return {
       db,
       driver: "postgres",

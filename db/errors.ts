@@ -4,7 +4,8 @@
 // SQLSTATE classes and driver codes that mean "the database cannot be reached right now": connection
 // failures, shutdowns, too many connections, a database that does not accept connections (55000 at
 // connect) or is not there under its name (3D000), and refused credentials (28).
-const UNAVAILABLE_SQLSTATES = /^(08|28|57P0[1-3]|53300|55000|3D000)/;
+// 57014: a statement cancelled at its deadline (db/deadline.ts) or by PostgreSQL's own statement_timeout.
+const UNAVAILABLE_SQLSTATES = /^(08|28|57P0[1-3]|57014|53300|55000|3D000)/;
 const UNAVAILABLE_DRIVER_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -14,8 +15,10 @@ const UNAVAILABLE_DRIVER_CODES = new Set([
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
   "CONNECT_TIMEOUT",
-  // No answer within DB_QUERY_TIMEOUT_SECONDS (db/observe.ts, and postgres.js's query_timeout).
+  // No answer within DB_QUERY_TIMEOUT_SECONDS (db/deadline.ts, and postgres.js's query_timeout).
   "QUERY_TIMEOUT",
+  // A COMMIT sent whose answer never came (db/deadline.ts).
+  "OUTCOME_UNKNOWN",
 ]);
 
 /** The error and its causes, outermost first; a cycle ends the walk. */
@@ -46,6 +49,12 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 /** A unit of work that had no answer in time (its connection was given up on). */
 export function isQueryTimeout(err: unknown): boolean {
   for (const code of codes(err)) if (code === "QUERY_TIMEOUT") return true;
+  return false;
+}
+
+/** Work whose COMMIT was sent and never answered: it may have committed (docs/guarantees.md). */
+export function isOutcomeUnknown(err: unknown): boolean {
+  for (const code of codes(err)) if (code === "OUTCOME_UNKNOWN") return true;
   return false;
 }
 

@@ -2,12 +2,14 @@
 // both doors (REST and tRPC) and of Fastify's own errors.
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import { causes, isDatabaseUnavailable, sqlState } from "../../db/errors.js";
+import { causes, isDatabaseUnavailable, isOutcomeUnknown, sqlState } from "../../db/errors.js";
 import { kindOfTRPCCode } from "../trpc/errors.js";
 import { AppError, MethodNotAllowedError, UnsupportedMediaTypeError, validationError, zodDetails } from "./errors.js";
 
 const GENERIC_INTERNAL = "Internal server error";
 const GENERIC_UNAVAILABLE = "The database is unavailable; try again shortly";
+const OUTCOME_UNKNOWN =
+  "The database connection was lost while the change was being committed: it may have been applied. Retry with the same Idempotency-Key to learn which";
 
 /** No stack, SQL or driver text: an unknown failure is a 500 with a generic message (the cause keeps the rest). */
 export function toAppError(err: unknown): AppError {
@@ -16,6 +18,7 @@ export function toAppError(err: unknown): AppError {
     if (c instanceof AppError) return c;
     if (c instanceof ZodError) return validationError("Invalid input", zodDetails(c));
   }
+  if (isOutcomeUnknown(err)) return new AppError("SERVICE_UNAVAILABLE", OUTCOME_UNKNOWN, { outcome: "unknown" }, err);
   if (isDatabaseUnavailable(err)) return new AppError("SERVICE_UNAVAILABLE", GENERIC_UNAVAILABLE, undefined, err);
   const state = sqlState(err);
   if (state === "23505") return new AppError("CONFLICT", "The record already exists", undefined, err);

@@ -19,12 +19,15 @@ const STATUS = {
 
 export type ErrorKind = keyof typeof STATUS;
 export type FieldIssue = { field: string; message: string };
+/** A 503 whose write may have committed: its COMMIT was sent and no answer came (docs/guarantees.md). */
+export type OutcomeDetails = { outcome: "unknown" };
+export type ErrorDetails = FieldIssue[] | OutcomeDetails;
 
 export class AppError extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
-    readonly details?: FieldIssue[],
+    readonly details?: ErrorDetails,
     cause?: unknown,
   ) {
     super(message, { cause });

@@ -2,11 +2,11 @@
 // HTTP status, from whatever was thrown.
 import type { FastifyReply } from "fastify";
 import { toAppError } from "../errors/error-mapper.js";
-import { type AppError, type ErrorKind, type FieldIssue, TooManyRequestsError, VapidNotConfiguredError } from "../errors/errors.js";
+import { type AppError, type ErrorKind, type ErrorDetails, TooManyRequestsError, VapidNotConfiguredError } from "../errors/errors.js";
 
 export type ErrorBody = {
   success: false;
-  error: { code: ErrorKind; message: string; details?: FieldIssue[] };
+  error: { code: ErrorKind; message: string; details?: ErrorDetails };
 };
 
 export type RestError = { status: number; body: ErrorBody | { error: string }; headers: Record<string, string> };

@@ -255,17 +255,29 @@ const errorSchema = {
         },
         message: { type: "string", description: "A sentence for a person" },
         details: {
-          type: "array",
-          description: "The fields at fault, on a VALIDATION_ERROR about the input",
-          items: {
-            type: "object",
-            required: ["field", "message"],
-            additionalProperties: false,
-            properties: {
-              field: { type: "string", description: "The field, dotted for nested ones (proIds.2)" },
-              message: { type: "string", description: "What is wrong with it" },
+          oneOf: [
+            {
+              type: "array",
+              description: "The fields at fault, on a VALIDATION_ERROR about the input",
+              items: {
+                type: "object",
+                required: ["field", "message"],
+                additionalProperties: false,
+                properties: {
+                  field: { type: "string", description: "The field, dotted for nested ones (proIds.2)" },
+                  message: { type: "string", description: "What is wrong with it" },
+                },
+              },
             },
-          },
+            {
+              type: "object",
+              description:
+                "On a SERVICE_UNAVAILABLE whose write may have committed (its COMMIT was sent and no answer came): retry with the same Idempotency-Key to learn the truth",
+              required: ["outcome"],
+              additionalProperties: false,
+              properties: { outcome: { type: "string", enum: ["unknown"] } },
+            },
+          ],
         },
       },
     },

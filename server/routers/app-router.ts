@@ -4,7 +4,7 @@
 // auth and HTTP modules (test/consumer measures it). server/routers/index.ts checks at compile time that the
 // running router has exactly these procedures, inputs, answers and errors.
 import type { TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODE_NUMBER, TRPCBuiltRouter } from "@trpc/server";
-import type { ErrorKind, FieldIssue } from "../errors/errors.js";
+import type { ErrorDetails, ErrorKind } from "../errors/errors.js";
 import type { apiKeysContract } from "./api-keys/contract.js";
 import type { auditContract } from "./audit/contract.js";
 import type { ProceduresOf } from "./contract.js";
@@ -21,7 +21,7 @@ export type AppErrorShape = {
     httpStatus: number;
     path: string | undefined;
     appCode: ErrorKind;
-    details: FieldIssue[] | null;
+    details: ErrorDetails | null;
   };
 };
 

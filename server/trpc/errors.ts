@@ -2,7 +2,7 @@
 // ProcedureError, once; the error formatter (init.ts) reads the AppError back through toAppError, which
 // also reads tRPC's own errors by their code (kindOfTRPCCode).
 import { TRPCError } from "@trpc/server";
-import type { AppError, ErrorKind, FieldIssue } from "../errors/errors.js";
+import type { AppError, ErrorDetails, ErrorKind } from "../errors/errors.js";
 
 const TRPC_CODE = {
   VALIDATION_ERROR: "BAD_REQUEST",
@@ -32,7 +32,7 @@ export function kindOfTRPCCode(code: TRPCError["code"]): ErrorKind | undefined {
  */
 export class ProcedureError extends TRPCError {
   readonly kind: ErrorKind;
-  readonly details: FieldIssue[] | undefined;
+  readonly details: ErrorDetails | undefined;
 
   constructor(appError: AppError) {
     super({ code: TRPC_CODE[appError.kind], message: appError.message, cause: appError });
