@@ -160,7 +160,7 @@ export function CohortActions({ cohort, cohortNumbers }: { cohort: Cohort; cohor
           <label>
             {requesting
               ? `Reason (optional, shown to the approving admin${action === "rollback" ? " and kept as the rollback's reason" : ""})`
-              : "Reason (optional, kept with the cohort and in the audit log; at least 10 characters where approvals are required)"}
+              : "Reason (optional, kept with the cohort and in the audit log; at least 10 letters, digits or punctuation marks where approvals are required)"}
             <textarea
               rows={3}
               value={reason}

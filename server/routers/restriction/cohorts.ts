@@ -16,9 +16,9 @@ import {
 } from "../../audit/record.js";
 import { AppError, notFound, validationError } from "../../errors/errors.js";
 import { type AuthedContext, type HandlerArgs, isUuid } from "../types.js";
+import { emergencyReasonProblem } from "./emergency-reason.js";
 import { flagWriteCtes } from "./flags.js";
 import { activationBlocker, evaluateGates, type GateResult } from "./gates.js";
-import { MIN_BYPASS_REASON_LENGTH } from "./limits.js";
 import type { CheckGatesInput, CreateCohortInput, RollbackCohortInput } from "./schemas.js";
 
 export type Cohort = typeof restrictionCohorts.$inferSelect;
@@ -282,14 +282,16 @@ export async function activateCohort({ ctx, input }: HandlerArgs<{ id: string }>
 
 /**
  * Rollback: any status may be rolled back; a blank reason is stored as null. With APPROVALS required an
- * emergency must not wait: it goes ahead at once with a written reason, audited as bypassing approval.
+ * emergency must not wait: it goes ahead at once with a written reason (emergency-reason.ts), audited as
+ * bypassing approval.
  */
 export async function rollbackCohort({ ctx, input }: HandlerArgs<RollbackCohortInput>): Promise<Cohort> {
   const reason = input.reason?.trim() ? input.reason : null;
   if (ctx.approvals !== "required") return changeCohort(ctx, input.id, "cohort.rollback", reason);
-  if ((reason?.trim().length ?? 0) < MIN_BYPASS_REASON_LENGTH) {
+  const problem = emergencyReasonProblem(reason);
+  if (problem) {
     throw validationError("Approval required: a rollback without a change request needs a written reason", [
-      { field: "reason", message: `must be at least ${MIN_BYPASS_REASON_LENGTH} characters while approvals are required` },
+      { field: "reason", message: problem },
     ]);
   }
   return changeCohort(ctx, input.id, "cohort.rollback", reason, { approvalBypassed: true });
