@@ -54,8 +54,11 @@ export type AppDeps = {
    * when absent this process's memory, which only suits a single instance.
    */
   rateLimitStore?: RateLimitStore;
-  /** The durable push queue's timing (PUSH_RETRY_BASE_MS; tests shorten the poll). It runs when VAPID keys are set. */
-  deliveries?: { retryBaseMs?: number; pollMs?: number };
+  /**
+   * The durable push queue's timing (PUSH_RETRY_BASE_MS, PUSH_LEASE_SECONDS; tests shorten the poll). It runs
+   * when VAPID keys are set.
+   */
+  deliveries?: { retryBaseMs?: number; pollMs?: number; leaseSeconds?: number };
 };
 
 export type Limits = {
@@ -310,6 +313,7 @@ export async function buildApp(deps: AppDeps) {
   app.addHook("onClose", stopListening);
   await registerOfrep(app, {
     db: deps.db,
+        leaseSeconds: deps.deliveries?.leaseSeconds,
     verifyKey,
     limiter: createRateLimiter(memoryRateLimitStore, "ofrep", limits.ofrepPerKey),
     hub: flagChanges,

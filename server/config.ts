@@ -86,6 +86,7 @@ const envSchema = z.object({
   OFREP_STREAMS_PER_KEY: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   PUSH_TTL_SECONDS: z.coerce.number().int().min(0).max(2_419_200).default(86_400),
   PUSH_RETRY_BASE_MS: z.coerce.number().int().min(1).max(300_000).default(1000),
+  PUSH_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
 function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[] {
@@ -128,6 +129,8 @@ export type Config = {
   pushTtlSeconds: number;
   /** PUSH_RETRY_BASE_MS: the durable queue's first retry delay, doubling after. */
   pushRetryBaseMs: number;
+  /** PUSH_LEASE_SECONDS: how long a queue instance holds a delivery it claimed; its send is cut before then. */
+  pushLeaseSeconds: number;
   authSecret: string | undefined;
   /** The server's own base URL: better-auth's baseURL and the default trusted origin. */
   baseUrl: string;
@@ -190,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ofrepStreamsPerKey: e.OFREP_STREAMS_PER_KEY,
     pushTtlSeconds: e.PUSH_TTL_SECONDS,
     pushRetryBaseMs: e.PUSH_RETRY_BASE_MS,
+    pushLeaseSeconds: e.PUSH_LEASE_SECONDS,
     authSecret: e.BETTER_AUTH_SECRET,
     baseUrl,
     vapid: parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT),

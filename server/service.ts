@@ -65,7 +65,7 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
         ofrepStreamsPerKey: config.ofrepStreamsPerKey,
       },
       rateLimitStore: rateLimitStoreFor(handle),
-      deliveries: { retryBaseMs: config.pushRetryBaseMs },
+      deliveries: { retryBaseMs: config.pushRetryBaseMs, leaseSeconds: config.pushLeaseSeconds },
     });
     return { app, handle, bootstrap };
   } catch (err) {

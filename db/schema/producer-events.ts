@@ -3,21 +3,28 @@
 // after commit by whichever instance claims them (server/push/delivery-queue.ts).
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { users } from "./auth.js";
 import { isOneOf } from "./checks.js";
 import { deliveryStatuses } from "./delivery-statuses.js";
+import { pushSubscriptions } from "./notifications.js";
 
 const tz = { withTimezone: true } as const;
 
 export { deliveryStatuses } from "./delivery-statuses.js";
 
-/** One row per producer and eventId, kept at least 30 days: a repeat is a duplicate of the first. */
+/**
+ * One row per producer and eventId, kept RETENTION_DAYS (server/producers/retention.ts): a repeat within them
+ * is a duplicate of the first. Removed with its user.
+ */
 export const notificationEvents = pgTable(
   "notification_events",
   {
     /** The producer: the API key's name. */
     producer: text("producer").notNull(),
     eventId: text("event_id").notNull(),
-    userId: text("user_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** The notification it made; null when the user takes no in-app notifications of its category. */
     notificationId: uuid("notification_id"),
     createdAt: timestamp("created_at", tz).notNull().defaultNow(),
@@ -25,17 +32,21 @@ export const notificationEvents = pgTable(
   (t) => [
     primaryKey({ name: "notification_events_pkey", columns: [t.producer, t.eventId] }),
     index("notification_events_created_idx").on(t.createdAt),
+    // The admin deliveries view by user, newest first (and the user's removal).
+    index("notification_events_user_idx").on(t.userId, t.createdAt.desc(), t.eventId.desc()),
   ],
 );
 
-/** One Web Push message to one subscription, from one event. */
+/** One Web Push message to one subscription, from one event; removed with its subscription (and so its user). */
 export const pushDeliveries = pgTable(
   "push_deliveries",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     producer: text("producer").notNull(),
     eventId: text("event_id").notNull(),
-    subscriptionId: uuid("subscription_id").notNull(),
+    subscriptionId: uuid("subscription_id")
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: "cascade" }),
     /** The JSON the push carries ({title, body, url}). */
     payload: jsonb("payload").notNull(),
     urgency: text("urgency").notNull(),
@@ -44,6 +55,8 @@ export const pushDeliveries = pgTable(
     nextAttemptAt: timestamp("next_attempt_at", tz).notNull().defaultNow(),
     /** Claimed by an instance until then; another may claim it after (a crashed sender). */
     leaseUntil: timestamp("lease_until", tz),
+    /** The claim's own token: only the instance holding it may send or record (server/push/delivery-queue.ts). */
+    leaseToken: uuid("lease_token"),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
     sentAt: timestamp("sent_at", tz),
@@ -54,5 +67,8 @@ export const pushDeliveries = pgTable(
     // The queue: due deliveries first, queued ones only.
     index("push_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
     index("push_deliveries_event_idx").on(t.producer, t.eventId),
+    index("push_deliveries_subscription_idx").on(t.subscriptionId),
+    // Retention prunes by age.
+    index("push_deliveries_created_idx").on(t.createdAt),
   ],
 );

@@ -1,9 +1,14 @@
 // Durable push delivery (docs/api.md#durable-push-delivery): the push_deliveries table is the queue. Every
-// instance claims due deliveries with FOR UPDATE SKIP LOCKED and a 30 s lease, so two instances never take
-// the same one and a delivery whose instance died is taken again once its lease ends. The table is the
-// queue rather than pg-boss or graphile-worker: both need a `pg` connection, and the embedded PGlite (one
-// process, one connection) must drain the same queue. An answer is recorded only by the instance whose
-// claim it still is (the attempt count it claimed): at least once, once in practice.
+// instance claims due deliveries with FOR UPDATE SKIP LOCKED and a lease (PUSH_LEASE_SECONDS), so two
+// instances never take the same one and a delivery whose instance died is taken again once its lease ends.
+// The table is the queue rather than pg-boss or graphile-worker: both need a `pg` connection, and the
+// embedded PGlite (one process, one connection) must drain the same queue.
+//
+// A send never outlives its lease, so a second instance can never send while the first still does. Each claim
+// has its own token. Right before sending, one conditional UPDATE checks the token is still ours, counts the
+// attempt and renews the lease from that moment; the send is then cut (aborted) before that renewed lease
+// ends, measured from just before the UPDATE was issued. Whatever the database waits before it, a send
+// starts only under a lease that outlasts it. Only the token's holder records the answer.
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { pushDeliveries, pushSubscriptions } from "../../db/schema/index.js";
@@ -11,7 +16,11 @@ import { pushQueueDepth, pushQueueOldest } from "../observability/metrics.js";
 import { afterAttempt } from "./retry.js";
 import { type PushService, type PushTarget, pushTargetColumns, type Urgency } from "./sender.js";
 
-export const LEASE_SECONDS = 30;
+export const DEFAULT_LEASE_SECONDS = 30;
+/** How long before its lease ends a send is cut: a quarter of the lease, at most 2 s (timers fire late). */
+const leaseMarginMs = (leaseSeconds: number) => Math.min(2000, leaseSeconds * 250);
+/** A send with less time than this left before its lease ends is not started; the claim is given back. */
+const MIN_SEND_MS = 100;
 /** How often an instance reads the queue's depth and oldest age for its metrics. */
 const STATE_EVERY_MS = 5000;
 
@@ -20,14 +29,18 @@ export type DeliveryQueueOptions = {
   push: PushService;
   /** PUSH_RETRY_BASE_MS: the first retry's delay, doubling after. */
   retryBaseMs: number;
+  /** PUSH_LEASE_SECONDS: how long a claim holds a delivery; a send is cut before it ends. */
+  leaseSeconds?: number;
   /** Deliveries claimed at once. */
   batchSize?: number;
   /** How often an idle instance looks for due deliveries (others' and retries). */
   pollMs?: number;
   onError(err: unknown): void;
+  /** Tests: runs after a claim commits and before its sends, to hold an instance at that point. */
+  afterClaim?(deliveryIds: string[]): Promise<void>;
 };
 
-type Claimed = { id: string; subscriptionId: string; payload: unknown; urgency: string; attempts: number };
+type Claimed = { id: string; subscriptionId: string; payload: unknown; urgency: string; leaseToken: string | null; ageSeconds: number };
 
 export type DeliveryQueue = {
   /** Look for due deliveries now (after a commit that queued some). */
@@ -42,6 +55,8 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
   const { db, push } = options;
   const batchSize = options.batchSize ?? 20;
   const pollMs = options.pollMs ?? 1000;
+  const leaseSeconds = options.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+  const lease = sql`now() + make_interval(secs => ${leaseSeconds})`;
   let running = true;
   let wakeUp: (() => void) | null = null;
   const idleWaiters: (() => void)[] = [];
@@ -62,39 +77,70 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
       .for("update", { skipLocked: true });
     return db
       .update(pushDeliveries)
-      .set({ leaseUntil: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, attempts: sql`${pushDeliveries.attempts} + 1` })
+      .set({ leaseUntil: lease, leaseToken: sql`gen_random_uuid()` })
       .where(inArray(pushDeliveries.id, due))
       .returning({
         id: pushDeliveries.id,
         subscriptionId: pushDeliveries.subscriptionId,
         payload: pushDeliveries.payload,
         urgency: pushDeliveries.urgency,
-        attempts: pushDeliveries.attempts,
+        leaseToken: pushDeliveries.leaseToken,
+        ageSeconds: sql<number>`extract(epoch from now() - ${pushDeliveries.createdAt})::float8`,
       });
   }
 
+  const ours = (delivery: Claimed) => and(eq(pushDeliveries.id, delivery.id), eq(pushDeliveries.leaseToken, delivery.leaseToken!));
+
+  /**
+   * Right before a send: still our claim? Then the attempt is counted and the lease renewed. Answers the
+   * attempt's number and the moment (performance.now()) by which the send must have ended, or null when
+   * another instance has claimed the delivery since (our lease ran out during the database waits).
+   */
+  async function takeForSend(delivery: Claimed): Promise<{ attempts: number; endBy: number } | null> {
+    const asked = performance.now();
+    const [row] = await db
+      .update(pushDeliveries)
+      .set({ attempts: sql`${pushDeliveries.attempts} + 1`, leaseUntil: lease })
+      .where(ours(delivery))
+      .returning({ attempts: pushDeliveries.attempts });
+    return row ? { attempts: row.attempts, endBy: asked + leaseSeconds * 1000 - leaseMarginMs(leaseSeconds) } : null;
+  }
+
+  /** Ends our claim with what the attempt came to; a claim another instance has taken since is left alone. */
   async function record(delivery: Claimed, set: Partial<typeof pushDeliveries.$inferInsert>) {
     await db
       .update(pushDeliveries)
-      .set({ ...set, leaseUntil: null })
-      .where(and(eq(pushDeliveries.id, delivery.id), eq(pushDeliveries.attempts, delivery.attempts)));
+      .set({ ...set, leaseUntil: null, leaseToken: null })
+      .where(ours(delivery));
   }
+
+  /** A counted attempt that sent nothing is not one: the count goes back. */
+  const uncount = { attempts: sql`${pushDeliveries.attempts} - 1` as never };
 
   async function attempt(delivery: Claimed, target: PushTarget | undefined) {
     if (!target) return record(delivery, { status: "failed", lastError: "The subscription is no longer active" });
-    const result = await push.attempt(target, JSON.stringify(delivery.payload), { urgency: delivery.urgency as Urgency });
-    if ("unencryptable" in result) return record(delivery, { status: "failed", lastError: result.unencryptable, lastStatusCode: null });
+    const taken = await takeForSend(delivery);
+    if (!taken) return;
+    const timeoutMs = taken.endBy - performance.now();
+    // The database answered so late that the lease would end mid-send: give the claim back unsent.
+    if (timeoutMs < MIN_SEND_MS) return record(delivery, uncount);
+    const result = await push.attempt(target, JSON.stringify(delivery.payload), { urgency: delivery.urgency as Urgency, timeoutMs });
+    if ("unencryptable" in result)
+      return record(delivery, { ...uncount, status: "failed", lastError: result.unencryptable, lastStatusCode: null });
     const { answer, retryAfterSeconds } = result;
-    const outcome = afterAttempt(answer, delivery.attempts, { baseMs: options.retryBaseMs, retryAfterSeconds });
+    const expiresInMs = (push.ttlSeconds - delivery.ageSeconds) * 1000;
+    const outcome = afterAttempt(answer, taken.attempts, { baseMs: options.retryBaseMs, retryAfterSeconds, expiresInMs });
     const lastStatusCode = "status" in answer ? answer.status : null;
     const lastError =
       outcome.status === "sent"
         ? null
-        : "status" in answer
-          ? `Push service answered HTTP ${answer.status}`
-          : answer.failure === "address"
-            ? "endpoint address not allowed"
-            : `${answer.failure}: ${answer.message}`;
+        : "expired" in outcome
+          ? `Not retried: the next attempt (in ${Math.round(outcome.expired.delayMs / 1000)} s) would fall after the message's TTL`
+          : "status" in answer
+            ? `Push service answered HTTP ${answer.status}`
+            : answer.failure === "address"
+              ? "endpoint address not allowed"
+              : `${answer.failure}: ${answer.message}`;
     if (outcome.status === "queued") {
       return record(delivery, {
         lastStatusCode,
@@ -116,6 +162,7 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
   async function drainOnce(): Promise<number> {
     const claimed = await claim();
     if (!claimed.length) return 0;
+    await options.afterClaim?.(claimed.map((d) => d.id));
     const targets = await db
       .select(pushTargetColumns)
       .from(pushSubscriptions)

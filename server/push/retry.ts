@@ -3,13 +3,18 @@
 import type { PushAnswer } from "./answer.js";
 
 export const MAX_ATTEMPTS = 5;
-/** Retries never wait longer than this, Retry-After included. */
+/**
+ * The service's own backoff never waits longer than this. A push service's Retry-After is honoured whole:
+ * retrying sooner only earns another 429 and uses up an attempt.
+ */
 export const MAX_RETRY_DELAY_MS = 5 * 60_000;
 
 export type DeliveryStatus = "queued" | "sent" | "failed" | "gone";
 
 export type AttemptOutcome =
   | { status: "sent" | "gone" | "failed" }
+  /** The next attempt would fall after the message's expiry (its TTL from the event): not made. */
+  | { status: "failed"; expired: { delayMs: number } }
   /** Try again after `delayMs`. */
   | { status: "queued"; delayMs: number };
 
@@ -22,7 +27,7 @@ export function retriable(answer: PushAnswer): boolean {
 /**
  * The delay before attempt `attempt + 1`: exponential from `baseMs` (base, 2×base, 4×base…) with full
  * jitter on its upper half (so retries of many deliveries spread out), capped at 5 minutes; never earlier
- * than the push service's Retry-After.
+ * than the push service's Retry-After, however long that is (afterAttempt drops a retry past the expiry).
  */
 export function retryDelayMs(
   attempt: number,
@@ -32,20 +37,25 @@ export function retryDelayMs(
 ): number {
   const exponential = Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** (attempt - 1));
   const jittered = exponential / 2 + random() * (exponential / 2);
-  const floor = retryAfterSeconds === null ? 0 : Math.min(MAX_RETRY_DELAY_MS, retryAfterSeconds * 1000);
+  const floor = retryAfterSeconds === null ? 0 : retryAfterSeconds * 1000;
   return Math.round(Math.max(jittered, floor));
 }
 
-/** What becomes of a delivery after its `attempt`-th attempt got `answer`. */
+/**
+ * What becomes of a delivery after its `attempt`-th attempt got `answer`. `expiresInMs`: how long the message
+ * stays worth sending (its TTL counted from the event); a retry due later is not made.
+ */
 export function afterAttempt(
   answer: PushAnswer,
   attempt: number,
-  options: { baseMs: number; retryAfterSeconds: number | null; random?: () => number },
+  options: { baseMs: number; retryAfterSeconds: number | null; expiresInMs?: number; random?: () => number },
 ): AttemptOutcome {
   if ("status" in answer && answer.status >= 200 && answer.status < 300) return { status: "sent" };
   if ("status" in answer && (answer.status === 404 || answer.status === 410)) return { status: "gone" };
   if (!retriable(answer) || attempt >= MAX_ATTEMPTS) return { status: "failed" };
-  return { status: "queued", delayMs: retryDelayMs(attempt, options.baseMs, options.retryAfterSeconds, options.random) };
+  const delayMs = retryDelayMs(attempt, options.baseMs, options.retryAfterSeconds, options.random);
+  if (options.expiresInMs !== undefined && delayMs > options.expiresInMs) return { status: "failed", expired: { delayMs } };
+  return { status: "queued", delayMs };
 }
 
 /** Retry-After in seconds (a number of seconds or an HTTP date), or null when absent or unreadable. */

@@ -34,6 +34,8 @@ export type PushOutcome = {
 
 export interface PushService {
   readonly vapid: Vapid | null;
+  /** The TTL every push carries (PUSH_TTL_SECONDS): past it the message is not worth sending. */
+  readonly ttlSeconds: number;
   /**
    * Why an endpoint may not be subscribed, or null: its form (endpoint.ts), and, unless private endpoints
    * are allowed, the addresses its name resolves to now.
@@ -43,9 +45,10 @@ export interface PushService {
   send(targets: PushTarget[], payload: PushPayload): Promise<PushOutcome[]>;
   /**
    * One attempt of one message (the durable queue's, server/push/delivery-queue.ts): the push service's
-   * answer and its Retry-After. Throws only when no VAPID keys are configured.
+   * answer and its Retry-After. `timeoutMs` shortens the request's timeout (the queue ends a send before its
+   * lease does). Throws only when no VAPID keys are configured.
    */
-  attempt(target: PushTarget, body: string, options: { urgency: Urgency }): Promise<AttemptAnswer>;
+  attempt(target: PushTarget, body: string, options: { urgency: Urgency; timeoutMs?: number }): Promise<AttemptAnswer>;
 }
 
 export type Urgency = "very-low" | "low" | "normal" | "high";
@@ -85,7 +88,13 @@ export function createPushService(options: PushServiceOptions): PushService {
   const dispatcher = new Agent({ connect: { lookup: policy.allowPrivate ? lookup : guardedLookup(lookup) } });
 
   /** One request, counted in push_deliveries_total; the endpoint's address is checked every time. */
-  async function attemptOnce(vapid: Vapid, target: PushTarget, body: string, urgency: Urgency): Promise<AttemptAnswer> {
+  async function attemptOnce(
+    vapid: Vapid,
+    target: PushTarget,
+    body: string,
+    urgency: Urgency,
+    timeout = timeoutMs,
+  ): Promise<AttemptAnswer> {
     let request: ReturnType<typeof webpush.generateRequestDetails>;
     try {
       request = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, body, {
@@ -103,7 +112,7 @@ export function createPushService(options: PushServiceOptions): PushService {
     const literalRefused = !policy.allowPrivate && isForbiddenHost(new URL(target.endpoint).hostname);
     const { answer, retryAfter } = literalRefused
       ? { answer: { failure: "address" } as const, retryAfter: null }
-      : await post(request, dispatcher, timeoutMs);
+      : await post(request, dispatcher, Math.max(0, Math.floor(Math.min(timeoutMs, timeout))));
     countPushDelivery(pushDeliveryResult(answer, judgePushAnswer(answer)));
     return { answer, retryAfterSeconds: readRetryAfter(retryAfter) };
   }
@@ -121,6 +130,7 @@ export function createPushService(options: PushServiceOptions): PushService {
 
   return {
     vapid: options.vapid,
+    ttlSeconds: ttl,
     async endpointProblem(endpoint) {
       const problem = endpointProblem(endpoint, policy);
       if (problem || policy.allowPrivate) return problem;
@@ -132,10 +142,10 @@ export function createPushService(options: PushServiceOptions): PushService {
       const body = JSON.stringify(payload);
       return mapWithConcurrency(targets, concurrency, (target) => deliver(vapid, target, body));
     },
-    async attempt(target, body, { urgency }) {
+    async attempt(target, body, { urgency, timeoutMs: timeout }) {
       const vapid = options.vapid;
       if (!vapid) throw new Error("VAPID not configured");
-      return attemptOnce(vapid, target, body, urgency);
+      return attemptOnce(vapid, target, body, urgency, timeout);
     },
   };
 }

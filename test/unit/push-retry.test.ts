@@ -24,7 +24,7 @@ describe("what an attempt's answer means for a delivery", () => {
     }
   });
 
-  it("waits about base × 2^(n-1), jittered within its upper half, capped at 5 minutes, never before Retry-After", () => {
+  it("waits about base × 2^(n-1), jittered within its upper half, capped at 5 minutes; never before Retry-After, however long", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 20 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempt, r) => {
         const full = Math.min(MAX_RETRY_DELAY_MS, 1000 * 2 ** (attempt - 1));
@@ -33,7 +33,27 @@ describe("what an attempt's answer means for a delivery", () => {
       }),
     );
     expect(retryDelayMs(1, 1000, 120, () => 0)).toBe(120_000);
-    expect(retryDelayMs(1, 1000, 10_000, () => 0)).toBe(MAX_RETRY_DELAY_MS);
+    // A push service's Retry-After is honoured whole, past the service's own 5-minute cap.
+    expect(retryDelayMs(1, 1000, 10_000, () => 0)).toBe(10_000_000);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 2_419_200 }), (attempt, retryAfter) => {
+        return retryDelayMs(attempt, 1000, retryAfter) >= retryAfter * 1000;
+      }),
+    );
+  });
+
+  it("a retry that would fall after the message's TTL is not made: failed, saying when it would have been", () => {
+    const throttled = { status: 429 };
+    expect(afterAttempt(throttled, 1, { ...base, retryAfterSeconds: 7200, expiresInMs: 3_600_000 })).toEqual({
+      status: "failed",
+      expired: { delayMs: 7_200_000 },
+    });
+    expect(afterAttempt(throttled, 1, { ...base, retryAfterSeconds: 1800, expiresInMs: 3_600_000 })).toEqual({
+      status: "queued",
+      delayMs: 1_800_000,
+    });
+    // The service's own backoff is held to the TTL too.
+    expect(afterAttempt({ status: 503 }, 1, { ...base, expiresInMs: 0, random: () => 0 })).toMatchObject({ status: "failed" });
   });
 
   it("reads Retry-After as seconds or an HTTP date; the Urgency by category", () => {
