@@ -14,6 +14,7 @@ import { contextFactory } from "./context.js";
 import { toAppError } from "./errors/error-mapper.js";
 import { AppError, TooManyRequestsError, UnsupportedMediaTypeError } from "./errors/errors.js";
 import { normalAuthPath } from "./http/auth-path.js";
+import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
 import { registerIdempotency } from "./http/idempotency.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "./http/json-depth.js";
@@ -201,6 +202,8 @@ export async function buildApp(deps: AppDeps) {
     // Batched tRPC calls put every procedure name in one path segment.
     // Every documented path answers the same with one trailing slash (`GET /api/notifications/`).
     routerOptions: { maxParamLength: 5000, ignoreTrailingSlash: true },
+    // Requests the HTTP parser refuses (431, a malformed header) get the envelope too.
+    clientErrorHandler,
     childLoggerFactory: requests.childLoggerFactory,
     // Errors raised while routing (a malformed %-escape, an over-long path parameter) get the envelope too.
     frameworkErrors: (err, request, reply) => {
