@@ -12,7 +12,13 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: uuid("id").primaryKey().defaultRandom(),
+    /** Unique among keys that are not revoked (api_keys_live_name_idx). */
     name: text("name").notNull(),
+    /**
+     * Whom the key's producer events belong to: keys sharing it share its eventIds, so a key can be rotated
+     * without duplicates (docs/api.md#sending-notifications-from-a-service). The name unless given.
+     */
+    producer: text("producer").notNull(),
     scopes: text("scopes").array().notNull(),
     /** The secret's first characters, shown in lists. */
     prefix: text("prefix").notNull(),
@@ -29,6 +35,8 @@ export const apiKeys = pgTable(
   },
   (t) => [
     uniqueIndex("api_keys_secret_hash_idx").on(t.secretHash),
+    // One working key per name, decided by the database so that two creations at once cannot both win.
+    uniqueIndex("api_keys_live_name_idx").on(t.name).where(sql`${t.revokedAt} is null`),
     index("api_keys_created_idx").on(t.createdAt.desc()),
     check(
       "api_keys_scopes_known",

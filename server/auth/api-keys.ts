@@ -21,13 +21,14 @@ export const secretHash = (secret: string) => createHash("sha256").update(secret
 export const secretPrefix = (secret: string) => secret.slice(0, API_KEY_PREFIX_LENGTH);
 
 /** A key that is known, not revoked and not expired. */
-export type VerifiedKey = { id: string; name: string; scopes: readonly ApiKeyScope[] };
+export type VerifiedKey = { id: string; name: string; producer: string; scopes: readonly ApiKeyScope[] };
 
 const keyBySecretHash = preparedFor((db) =>
   db
     .select({
       id: apiKeys.id,
       name: apiKeys.name,
+      producer: apiKeys.producer,
       scopes: apiKeys.scopes,
       expiresAt: apiKeys.expiresAt,
       revokedAt: apiKeys.revokedAt,
@@ -65,7 +66,7 @@ export function apiKeyVerifier(db: Db, onError: (err: unknown) => void) {
     if (key.revokedAt) throw new AppError("UNAUTHORIZED", "This API key was revoked");
     if (key.expiresAt && key.expiresAt.getTime() <= now) throw new AppError("UNAUTHORIZED", "This API key has expired");
     touch(key.id, key.lastUsedAt, now);
-    return { id: key.id, name: key.name, scopes: key.scopes as ApiKeyScope[] };
+    return { id: key.id, name: key.name, producer: key.producer, scopes: key.scopes as ApiKeyScope[] };
   };
 }
 

@@ -33,7 +33,7 @@ export function registerProducerRoutes(app: FastifyInstance, deps: ProducerDeps)
       const key = await producerKey(request, deps.verifyKey);
       const parsed = eventBatchInput.safeParse(request.body ?? {});
       if (!parsed.success) throw validationError("Invalid batch of events", zodDetails(parsed.error));
-      const { results, queued } = await ingestEvents(deps.db, key.name, parsed.data.events, deps.push.vapid !== null);
+      const { results, queued } = await ingestEvents(deps.db, key.producer, parsed.data.events, deps.push.vapid !== null);
       if (queued) deps.queued();
       return reply.status(200).send({ success: true, data: { results } });
     } catch (err) {
@@ -48,7 +48,7 @@ export function registerProducerRoutes(app: FastifyInstance, deps: ProducerDeps)
       const [event] = await deps.db
         .select()
         .from(notificationEvents)
-        .where(and(eq(notificationEvents.producer, key.name), eq(notificationEvents.eventId, eventId)));
+        .where(and(eq(notificationEvents.producer, key.producer), eq(notificationEvents.eventId, eventId)));
       if (!event) throw new AppError("NOT_FOUND", `Event ${eventId} not found`);
       const deliveries = await deps.db
         .select({
@@ -60,7 +60,7 @@ export function registerProducerRoutes(app: FastifyInstance, deps: ProducerDeps)
           sentAt: pushDeliveries.sentAt,
         })
         .from(pushDeliveries)
-        .where(and(eq(pushDeliveries.producer, key.name), eq(pushDeliveries.eventId, eventId)))
+        .where(and(eq(pushDeliveries.producer, key.producer), eq(pushDeliveries.eventId, eventId)))
         .orderBy(asc(pushDeliveries.createdAt), asc(pushDeliveries.id));
       const data = { eventId, notificationId: event.notificationId, userId: event.userId, createdAt: event.createdAt, deliveries };
       return reply.status(200).send({ success: true, data });

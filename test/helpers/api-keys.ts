@@ -9,13 +9,22 @@ export type TestApiKey = { id: string; secret: string; headers: { "x-api-key": s
 
 export async function insertApiKey(
   db: Db,
-  options: { scopes?: ApiKeyScope[]; expiresAt?: Date | null; revokedAt?: Date | null; name?: string; lastUsedAt?: Date } = {},
+  options: {
+    scopes?: ApiKeyScope[];
+    expiresAt?: Date | null;
+    revokedAt?: Date | null;
+    name?: string;
+    producer?: string;
+    lastUsedAt?: Date;
+  } = {},
 ): Promise<TestApiKey> {
   const secret = newSecret();
+  const name = options.name ?? `test-key-${randomBytes(3).toString("hex")}`;
   const [row] = await db
     .insert(apiKeys)
     .values({
-      name: options.name ?? `test-key-${randomBytes(3).toString("hex")}`,
+      name,
+      producer: options.producer ?? name,
       scopes: options.scopes ?? ["flags:read"],
       prefix: secretPrefix(secret),
       secretHash: secretHash(secret),

@@ -266,6 +266,12 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
           valid: fc.constant("activate").map(j),
           invalid: bad("", "ACTIVATE", "rollback", "grant-admin", 1, null, []),
         },
+        reason: {
+          valid: fc.oneof(text(500).filter(storable).map(j), validOf(null, "")),
+          invalid: bad(times("r", 501), 5, [], {}, "a\u0000b"),
+        },
+      }),
+    },
 
     [`GET ${N}`]: {
       query: () => ({
@@ -398,6 +404,12 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
             .filter((s) => nonBlank(s) && storable(s))
             .map(j),
           invalid: bad("", "  ", times("n", 101), 5, null, [], {}, "a\u0000b"),
+        },
+        producer: {
+          valid: text(100)
+            .filter((s) => nonBlank(s) && storable(s))
+            .map(j),
+          invalid: bad("", "  ", times("p", 101), 5, null, [], {}, "a\u0000b"),
         },
         scopes: {
           required: true,

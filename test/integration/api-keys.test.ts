@@ -37,6 +37,7 @@ describe("service API keys", () => {
     expect(created.apiKey).toEqual({
       id: expect.any(String),
       name: "messaging-service",
+      producer: "messaging-service",
       scopes: ["flags:read"],
       prefix: created.secret.slice(0, 11),
       createdAt: expect.stringMatching(ISO),

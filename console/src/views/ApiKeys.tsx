@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { type ApiKeyScope, apiKeyScopes } from "../../../db/schema/api-key-scopes.js";
-import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH } from "../../../server/routers/api-keys/limits.js";
+import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH, MAX_API_KEY_PRODUCER_LENGTH } from "../../../server/routers/api-keys/limits.js";
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
@@ -112,6 +112,11 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke(key: ApiKey): v
           <tr key={key.id}>
             <td data-label="Name" className="key-name">
               <span className="key-title">{key.name}</span>
+              {key.producer !== key.name && (
+                <span className="hint">
+                  producer <span className="keep-whole">{key.producer}</span>
+                </span>
+              )}
               <span className="hint">
                 prefix <code>{key.prefix}…</code>
               </span>
@@ -154,9 +159,9 @@ function KeyTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke(key: ApiKey): v
   );
 }
 
-type Draft = { name: string; scopes: ApiKeyScope[]; days: string };
+type Draft = { name: string; producer: string; scopes: ApiKeyScope[]; days: string };
 type Field = keyof Draft;
-const EMPTY: Draft = { name: "", scopes: [], days: "" };
+const EMPTY: Draft = { name: "", producer: "", scopes: [], days: "" };
 
 /** What is wrong with each field, in the service's terms (server/routers/api-keys/schemas.ts). */
 function problemsOf(draft: Draft): Partial<Record<Field, string>> {
@@ -168,6 +173,13 @@ function problemsOf(draft: Draft): Partial<Record<Field, string>> {
       : draft.name.length > MAX_API_KEY_NAME_LENGTH
         ? `At most ${MAX_API_KEY_NAME_LENGTH} characters.`
         : undefined,
+    // Empty means the name; only white space would be a producer the service refuses.
+    producer:
+      draft.producer && !draft.producer.trim()
+        ? "Enter a producer, or leave it empty to use the name."
+        : draft.producer.length > MAX_API_KEY_PRODUCER_LENGTH
+          ? `At most ${MAX_API_KEY_PRODUCER_LENGTH} characters.`
+          : undefined,
     scopes: draft.scopes.length === 0 ? "Choose at least one scope." : undefined,
     days:
       days && !(/^\d+$/.test(days) && n >= 1 && n <= MAX_API_KEY_DAYS)
@@ -180,6 +192,7 @@ function problemsOf(draft: Draft): Partial<Record<Field, string>> {
 function CreateKey({ onCreated }: { onCreated(): Promise<void> }) {
   const ids = useId();
   const nameRef = useRef<HTMLInputElement>(null);
+  const producerRef = useRef<HTMLInputElement>(null);
   const daysRef = useRef<HTMLInputElement>(null);
   const scopesRef = useRef<HTMLFieldSetElement>(null);
   const [draft, setDraft] = useState(EMPTY);
@@ -206,14 +219,20 @@ function CreateKey({ onCreated }: { onCreated(): Promise<void> }) {
     event.preventDefault();
     setSubmitted(true);
     // The first field that is wrong takes the focus, so its message is read out.
-    const firstWrong = (["name", "scopes", "days"] as const).find((field) => problems[field]);
+    const firstWrong = (["name", "producer", "scopes", "days"] as const).find((field) => problems[field]);
     if (firstWrong) {
-      const target = { name: nameRef.current, scopes: scopesRef.current?.querySelector("input"), days: daysRef.current }[firstWrong];
+      const target = {
+        name: nameRef.current,
+        producer: producerRef.current,
+        scopes: scopesRef.current?.querySelector("input"),
+        days: daysRef.current,
+      }[firstWrong];
       target?.focus();
       return;
     }
     const input: RouterInputs["apiKeys"]["create"] = {
       name: draft.name.trim(),
+      ...(draft.producer.trim() ? { producer: draft.producer.trim() } : {}),
       scopes: draft.scopes,
       expiresInDays: draft.days.trim() ? Number(draft.days) : null,
     };
@@ -262,10 +281,29 @@ function CreateKey({ onCreated }: { onCreated(): Promise<void> }) {
             aria-describedby={describedBy("name", `${ids}-name-hint`)}
           />
           <span id={`${ids}-name-hint`} className="hint">
-            The service that will hold it, e.g. <span className="keep-whole">messaging-service</span>; events it sends carry this name. Up
+            The service that will hold it, e.g. <span className="keep-whole">messaging-service</span>; no other working key may have it. Up
             to {MAX_API_KEY_NAME_LENGTH} characters.
           </span>
           {message("name")}
+        </div>
+        <div className="field">
+          <label htmlFor={`${ids}-producer`}>Producer (optional)</label>
+          <input
+            id={`${ids}-producer`}
+            ref={producerRef}
+            value={draft.producer}
+            maxLength={MAX_API_KEY_PRODUCER_LENGTH}
+            autoComplete="off"
+            placeholder={draft.name.trim() || undefined}
+            onChange={(e) => change("producer", e.target.value)}
+            aria-invalid={Boolean(shown("producer"))}
+            aria-describedby={describedBy("producer", `${ids}-producer-hint`)}
+          />
+          <span id={`${ids}-producer-hint`} className="hint">
+            Whose events the key sends; empty: the name. To replace a key without duplicate events, give the new key the old one&rsquo;s
+            producer, switch the service to it, then revoke the old key.
+          </span>
+          {message("producer")}
         </div>
         <fieldset ref={scopesRef} className="choices scopes" aria-describedby={describedBy("scopes")}>
           <legend>Scopes</legend>

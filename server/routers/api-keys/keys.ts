@@ -2,10 +2,11 @@
 // its own transaction. The secret is returned once and written nowhere: not the table (its hash only), not
 // the audit event, not the logs.
 import { desc, eq, sql } from "drizzle-orm";
+import { sqlState } from "../../../db/errors.js";
 import { type ApiKeyScope, apiKeys } from "../../../db/schema/index.js";
 import { auditSource, recordAudit } from "../../audit/record.js";
 import { KEY_REVOKED_CHANNEL, newSecret, secretHash, secretPrefix } from "../../auth/api-keys.js";
-import { notFound } from "../../errors/errors.js";
+import { AppError, notFound } from "../../errors/errors.js";
 import type { HandlerArgs } from "../types.js";
 import { isUuid } from "../types.js";
 import type { CreateApiKeyInput } from "./schemas.js";
@@ -28,28 +29,38 @@ export const toApiKeyView = ({ secretHash: _hash, createdById, createdByEmail, s
 
 export async function createApiKey({ ctx, input }: HandlerArgs<CreateApiKeyInput>): Promise<{ apiKey: ApiKeyView; secret: string }> {
   const secret = newSecret();
-  const apiKey = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(apiKeys)
-      .values({
-        name: input.name,
-        scopes: input.scopes,
-        prefix: secretPrefix(secret),
-        secretHash: secretHash(secret),
-        createdById: ctx.user.id,
-        createdByEmail: ctx.user.email,
-        expiresAt: input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null,
-      })
-      .returning();
-    const view = toApiKeyView(row!);
-    await recordAudit(tx, auditSource(ctx), {
-      action: "apikey.create",
-      target: { type: "apikey", id: view.id },
-      before: null,
-      after: view,
+  const apiKey = await ctx.db
+    .transaction(async (tx) => {
+      const [row] = await tx
+        .insert(apiKeys)
+        .values({
+          name: input.name,
+          producer: input.producer ?? input.name,
+          scopes: input.scopes,
+          prefix: secretPrefix(secret),
+          secretHash: secretHash(secret),
+          createdById: ctx.user.id,
+          createdByEmail: ctx.user.email,
+          expiresAt: input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null,
+        })
+        .returning();
+      const view = toApiKeyView(row!);
+      await recordAudit(tx, auditSource(ctx), {
+        action: "apikey.create",
+        target: { type: "apikey", id: view.id },
+        before: null,
+        after: view,
+      });
+      return view;
+    })
+    .catch((err: unknown) => {
+      // The only unique index a new key can meet is its name's among working keys (api_keys_live_name_idx):
+      // the secret's hash has 256 random bits. The index decides, so two creations at once cannot both win.
+      if (sqlState(err) === "23505") {
+        throw new AppError("CONFLICT", `An API key named ${input.name} exists; revoke it first or choose another name`, undefined, err);
+      }
+      throw err;
     });
-    return view;
-  });
   return { apiKey, secret };
 }
 

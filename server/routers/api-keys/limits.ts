@@ -4,5 +4,7 @@
 
 /** Characters of a key's name. */
 export const MAX_API_KEY_NAME_LENGTH = 100;
+/** Characters of a key's producer (the namespace of its eventIds). */
+export const MAX_API_KEY_PRODUCER_LENGTH = 100;
 /** Days a key may live (expiresInDays). */
 export const MAX_API_KEY_DAYS = 3650;

@@ -9,6 +9,7 @@ export const apiKeyOutput = z
   .object({
     id: z.string().describe("The key's id (a UUID)"),
     name: z.string().describe("Who holds the key"),
+    producer: z.string().describe("Whose events the key sends: keys that share it share its eventIds"),
     scopes: z.array(z.enum(apiKeyScopes)).describe("What the key may do"),
     prefix: z.string().describe("The secret's first characters, to recognise it"),
     createdAt: instant("When it was created"),

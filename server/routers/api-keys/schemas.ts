@@ -2,13 +2,22 @@
 import { z } from "zod";
 import { apiKeyScopes } from "../../../db/schema/api-key-scopes.js";
 import { nonBlank, storableText } from "../text.js";
-import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH } from "./limits.js";
+import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH, MAX_API_KEY_PRODUCER_LENGTH } from "./limits.js";
 
 export const createApiKeyInput = z.object({
   name: nonBlank(storableText().max(MAX_API_KEY_NAME_LENGTH, `must be at most ${MAX_API_KEY_NAME_LENGTH} characters`)).meta({
-    description: `Who holds the key, 1 to ${MAX_API_KEY_NAME_LENGTH} characters, e.g. the service's name. It is the producer name of the events the key sends.`,
+    description: `Who holds the key, 1 to ${MAX_API_KEY_NAME_LENGTH} characters, e.g. the service's name. Unique among keys that are not revoked: another is 409.`,
     examples: ["messaging-service"],
   }),
+  producer: nonBlank(storableText().max(MAX_API_KEY_PRODUCER_LENGTH, `must be at most ${MAX_API_KEY_PRODUCER_LENGTH} characters`))
+    .optional()
+    .meta({
+      description:
+        `Whose events the key sends, 1 to ${MAX_API_KEY_PRODUCER_LENGTH} characters; absent: the name. Keys that share a producer ` +
+        "share its eventIds (a duplicate is a duplicate whichever key sent it) and read its events: give a new key the old " +
+        "one's producer to rotate it.",
+      examples: ["messaging-service"],
+    }),
   scopes: z
     .array(z.enum(apiKeyScopes, { error: `must be one of ${apiKeyScopes.join(", ")}` }))
     .min(1, "must list at least 1 scope")
