@@ -23,6 +23,7 @@ import { securityHeaders } from "./http/security-headers.js";
 import { judgeWrite } from "./http/trusted-writes.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
+import { requestForLog } from "./observability/request-log.js";
 import { requestObserver } from "./observability/request-metrics.js";
 import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
 import { registerOfrep } from "./ofrep/routes.js";
@@ -176,6 +177,20 @@ function trustedHops(setting: false | number | string[]): boolean | string[] | (
   return typeof setting === "number" ? (_address, hop) => hop < setting : setting;
 }
 
+/**
+ * The pino settings (deps.logger, or the service's own): whichever are given, a request's lines show its URL
+ * without the value of a credential parameter (an OFREP stream URL's token).
+ */
+function loggerOptions(deps: AppDeps): FastifyServerOptions["logger"] {
+  const given = deps.logger ?? {
+    level: deps.config.logLevel,
+    redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-auth-token"]'],
+  };
+  if (given === false) return false;
+  const options = given === true ? {} : given;
+  return { ...options, serializers: { ...options.serializers, req: requestForLog as never } };
+}
+
 /** Where clients reach the service: every URL it hands out starts here, never with a request's Host. */
 function publicBaseUrl(deps: AppDeps): string {
   const base = deps.config.baseUrl ?? deps.auth.options.baseURL;
@@ -191,10 +206,7 @@ export async function buildApp(deps: AppDeps) {
     // TRUST_PROXY: request.ip (the limits' client address) and request.protocol come from the forwarding
     // headers of trusted hops only.
     trustProxy: trustedHops(deps.config.trustProxy ?? false),
-    logger: deps.logger ?? {
-      level: deps.config.logLevel,
-      redact: ["req.headers.authorization", "req.headers.cookie", 'res.headers["set-auth-token"]'],
-    },
+    logger: loggerOptions(deps),
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
