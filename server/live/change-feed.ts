@@ -4,6 +4,12 @@
 import type { DbHandle } from "../../db/client.js";
 import { dbListenReconnects } from "../observability/metrics.js";
 
+/**
+ * postgres.js queues a LISTEN again at each failed reconnection attempt and runs them all once one succeeds:
+ * the re-listens of one reconnect come as a burst, which this gathers into one catch-up.
+ */
+const RELISTEN_BURST_MS = 50;
+
 export type ChannelFollower = {
   onPayload(payload: string): void;
   /** Brings what the channel feeds up to date: its announcements during the gap were missed. */
@@ -15,8 +21,27 @@ export type ChannelFollower = {
 export async function followChannel(listen: DbHandle["listen"], channel: string, follower: ChannelFollower): Promise<() => Promise<void>> {
   // The series exists from the start, so the first reconnect shows in rate() and increase().
   dbListenReconnects.inc({ channel }, 0);
-  return listen(channel, follower.onPayload, () => {
+  let burst: NodeJS.Timeout | undefined;
+  let running = false;
+  let again = false;
+  const catchUp = async () => {
+    burst = undefined;
+    running = true;
+    // A re-listen while a catch-up reads may have missed what that read already passed: one more read.
+    do {
+      again = false;
+      await follower.catchUp().catch(follower.onError);
+    } while (again);
+    running = false;
+  };
+  const stop = await listen(channel, follower.onPayload, () => {
+    if (running) again = true;
+    if (running || burst) return;
     dbListenReconnects.inc({ channel });
-    follower.catchUp().catch(follower.onError);
+    burst = setTimeout(() => void catchUp(), RELISTEN_BURST_MS);
   });
+  return () => {
+    clearTimeout(burst);
+    return stop();
+  };
 }

@@ -77,7 +77,7 @@ export const ofrepStreamsOpen = new Gauge({
 
 export const dbListenReconnects = new Counter({
   name: "db_listen_reconnects_total",
-  help: "Times this instance listened again on a NOTIFY channel after its LISTEN connection was lost (each time, what the channel feeds is read afresh)",
+  help: "Times this instance listened again on a NOTIFY channel after its LISTEN connection was lost (each time, what the channel feeds is read afresh; the re-listens of one reconnection count once)",
   labelNames: ["channel"] as const,
   registers: [registry],
 });

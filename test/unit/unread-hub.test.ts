@@ -115,4 +115,43 @@ describe("unread hub", () => {
     hub.add(sink("a", "s4").s);
     expect(hub.openStreams).toBe(3);
   });
+
+  it("after a gap in the change feed, reads every followed user's count again and closes the streams of sessions gone", async () => {
+    const counts = slowCounts(4);
+    const checked: string[][] = [];
+    const hub = createUnreadHub({
+      countOf: counts.countOf,
+      openSessions: async (ids) => {
+        checked.push(ids);
+        return new Set(["s-alice"]);
+      },
+    });
+    const [alice, bob] = [sink("alice"), sink("bob")];
+    hub.add(alice.s);
+    hub.add(bob.s);
+
+    hub.recount();
+    expect(counts.reads).toBe(2);
+    counts.release();
+    await tick();
+    expect([alice.got, bob.got]).toEqual([[4], [4]]);
+
+    await hub.recheckSessions();
+    expect(checked).toEqual([["s-alice", "s-bob"]]);
+    expect({ alice: alice.closed(), bob: bob.closed(), open: hub.openStreams }).toEqual({ alice: false, bob: true, open: 1 });
+  });
+
+  it("asks nothing after a gap when no stream is open", async () => {
+    let asked = false;
+    const hub = createUnreadHub({
+      countOf: async () => 0,
+      openSessions: async () => {
+        asked = true;
+        return new Set();
+      },
+    });
+    hub.recount();
+    await hub.recheckSessions();
+    expect(asked).toBe(false);
+  });
 });
