@@ -41,6 +41,7 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       trustedOrigins: config.trustedOrigins,
       platformAdminEmails: config.platformAdminEmails,
       signUp: config.signUp,
+      approvals: config.approvals,
     });
     // Before the port opens, so the first request already finds the admin.
     const bootstrap = config.bootstrapAdmin ? await ensureBootstrapAdmin(handle.db, auth, config.bootstrapAdmin) : null;

@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
 import { auditAdminActs } from "../audit/admin-plugin.js";
+import { fourEyesAdminActs } from "./four-eyes.js";
 
 export type AuthOptions = {
   db: Db;
@@ -17,6 +18,8 @@ export type AuthOptions = {
   platformAdminEmails: string[];
   /** "closed": nobody signs up; an admin creates accounts (admin plugin's create-user). */
   signUp?: "open" | "closed";
+  /** APPROVALS: `required` puts admin grants behind a second admin and shields admins' accounts (four-eyes.ts). */
+  approvals?: "off" | "required";
 };
 
 /**
@@ -44,7 +47,13 @@ export function createAuth(options: AuthOptions) {
     emailAndPassword: { enabled: true, disableSignUp: options.signUp === "closed" },
     session: { expiresIn: SESSION_LIFETIME.expiresInSeconds, updateAge: SESSION_LIFETIME.updateAgeSeconds },
     // auditAdminActs: every act of the admin plugin writes its audit event (server/audit/admin-plugin.ts).
-    plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer(), auditAdminActs(options.db)],
+    // fourEyesAdminActs comes after the audit: it may replace create-user's answer once that is audited.
+    plugins: [
+      admin({ defaultRole: "user", adminRoles: ["admin"] }),
+      bearer(),
+      auditAdminActs(options.db),
+      fourEyesAdminActs(options.db, options.approvals ?? "off"),
+    ],
     telemetry: { enabled: false },
     // better-auth turns the origin check off when NODE_ENV=test; keep it on so tests see production behaviour.
     advanced: { disableOriginCheck: false, ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },

@@ -3,10 +3,10 @@
 // alone, taking over another admin's account, making an admin of an account they control.
 import { describe, expect, it } from "vitest";
 import { proRestrictionStatus, pros } from "../../db/schema/index.js";
-import { type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
+import { TEST_ORIGIN, TEST_PASSWORD, type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { auditMark } from "../helpers/audit.js";
 import { newProIds, PASSING_GATES } from "../helpers/fixtures.js";
-import { impersonate, makeAdminInTable } from "../helpers/four-eyes.js";
+import { adminAct, impersonate, makeAdminInTable, roleOf } from "../helpers/four-eyes.js";
 
 const t = useTestApp({ approvals: "required" });
 const R = "/api/admin/restriction";
@@ -27,6 +27,17 @@ async function trpcMutation(as: Pick<TestUser, "headers">, path: string, input: 
   });
   const body = res.json() as { error?: { json: { message: string; data: { appCode: string } } } };
   return { status: res.statusCode, code: body.error?.json.data.appCode, message: body.error?.json.message };
+}
+
+/** Signs in with this password; the status. */
+async function signIn(email: string, password: string) {
+  const res = await t().app.inject({
+    method: "POST",
+    url: "/api/auth/sign-in/email",
+    headers: { origin: TEST_ORIGIN, "content-type": "application/json" },
+    payload: { email, password },
+  });
+  return res.statusCode;
 }
 
 /** Admin A's pending activation request of a cohort whose gates passed. */
@@ -160,5 +171,101 @@ describe("one pro is switched on only through a change request", () => {
     expect(res.body.data).toMatchObject({ proId, restrictionActive: false });
     const [event] = await mark.since();
     expect(event).toMatchObject({ action: "pro.rollback", actor: { id: a.id }, details: { approvalBypassed: true } });
+  });
+});
+
+describe("one admin cannot take over another admin's account", () => {
+  it("setting another admin's password is refused (403) and the old password still signs in", async () => {
+    const a = await t().signUp({ admin: true });
+    const b = await t().signUp({ admin: true });
+    const res = await adminAct(t(), a, "set-user-password", { userId: b.id, newPassword: "taken-over-password-1" });
+    expect(res.statusCode, res.body).toBe(403);
+    expect(await signIn(b.email, "taken-over-password-1")).toBe(401);
+    expect(await signIn(b.email, TEST_PASSWORD)).toBe(200);
+  });
+
+  it("impersonating another admin is refused (403)", async () => {
+    const a = await t().signUp({ admin: true });
+    const b = await t().signUp({ admin: true });
+    const res = await adminAct(t(), a, "impersonate-user", { userId: b.id });
+    expect(res.statusCode, res.body).toBe(403);
+  });
+
+  it("an ordinary user's password, banning and revoking another admin's sessions go ahead, audited", async () => {
+    const a = await t().signUp({ admin: true });
+    const b = await t().signUp({ admin: true });
+    const u = await t().signUp();
+    const mark = await auditMark(t().db.db);
+    expect((await adminAct(t(), a, "set-user-password", { userId: u.id, newPassword: "a-new-password-123" })).statusCode).toBe(200);
+    expect((await adminAct(t(), a, "revoke-user-sessions", { userId: b.id })).statusCode).toBe(200);
+    expect((await adminAct(t(), a, "ban-user", { userId: b.id })).statusCode).toBe(200);
+    expect((await mark.since()).map((e) => e.action)).toEqual(["user.set_password", "user.revoke_sessions", "user.ban"]);
+  });
+});
+
+describe("one admin cannot make an admin alone", () => {
+  it("set-role to admin files a grant-admin request (202): the user is no admin until a second admin approves", async () => {
+    const a = await t().signUp({ admin: true });
+    const b = await t().signUp({ admin: true });
+    const u = await t().signUp();
+    const res = await adminAct(t(), a, "set-role", { userId: u.id, role: "admin" });
+    expect(res.statusCode, res.body).toBe(202);
+    const { changeRequest } = res.json() as { changeRequest: { id: string; action: string; userId: string; status: string } };
+    expect(changeRequest).toMatchObject({ action: "grant-admin", userId: u.id, userEmail: u.email, status: "pending", cohortId: null });
+    expect(await roleOf(t(), u.id)).toBe("user");
+    expect((await rest(u, "GET", `${R}/cohorts`)).status).toBe(403);
+    // Neither the requester nor the user themself decides it.
+    expect((await rest(a, "POST", `${R}/change-requests/${changeRequest.id}/approve`, {})).status).toBe(403);
+    expect((await rest(u, "POST", `${R}/change-requests/${changeRequest.id}/approve`, {})).status).toBe(403);
+    // A second set-role while it is pending: 409.
+    expect((await adminAct(t(), a, "set-role", { userId: u.id, role: ["user", "admin"] })).statusCode).toBe(409);
+
+    const mark = await auditMark(t().db.db);
+    const approved = await rest(b, "POST", `${R}/change-requests/${changeRequest.id}/approve`, {});
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.data.changeRequest).toMatchObject({ status: "applied", decidedBy: { id: b.id } });
+    expect(await roleOf(t(), u.id)).toBe("admin");
+    expect((await rest(u, "GET", `${R}/cohorts`)).status).toBe(200);
+    const events = await mark.since();
+    expect(events.map((e) => [e.action, e.actor.id])).toEqual([
+      ["user.set_role", b.id],
+      ["change_request.approve", b.id],
+    ]);
+    expect(events[0]).toMatchObject({
+      after: { role: "admin" },
+      details: { changeRequestId: changeRequest.id, requestedBy: { id: a.id } },
+    });
+  });
+
+  it("create-user with an admin role makes an ordinary user and files the request (202)", async () => {
+    const a = await t().signUp({ admin: true });
+    const email = `made-${Date.now()}@test.local`;
+    const res = await adminAct(t(), a, "create-user", { email, password: "made-by-a-password", name: "Made", role: "admin" });
+    expect(res.statusCode, res.body).toBe(202);
+    const body = res.json() as { user: { id: string; role: string }; changeRequest: { action: string; userId: string } };
+    expect(body.user.role).toBe("user");
+    expect(body.changeRequest).toMatchObject({ action: "grant-admin", userId: body.user.id });
+    expect(await roleOf(t(), body.user.id)).toBe("user");
+    // The role in `data` is held back the same way.
+    const viaData = await adminAct(t(), a, "create-user", {
+      email: `d-${email}`,
+      password: "made-by-a-password",
+      name: "D",
+      data: { role: "admin" },
+    });
+    expect(viaData.statusCode, viaData.body).toBe(202);
+    expect(await roleOf(t(), (viaData.json() as { user: { id: string } }).user.id)).toBe("user");
+  });
+
+  it("update-user cannot carry the admin role (403); revoking the role applies at once, audited", async () => {
+    const a = await t().signUp({ admin: true });
+    const b = await t().signUp({ admin: true });
+    const u = await t().signUp();
+    expect((await adminAct(t(), a, "update-user", { userId: u.id, data: { role: "admin" } })).statusCode).toBe(403);
+    expect(await roleOf(t(), u.id)).toBe("user");
+    const mark = await auditMark(t().db.db);
+    expect((await adminAct(t(), a, "set-role", { userId: b.id, role: "user" })).statusCode).toBe(200);
+    expect(await roleOf(t(), b.id)).toBe("user");
+    expect((await mark.since()).map((e) => e.action)).toEqual(["user.set_role"]);
   });
 });
