@@ -15,6 +15,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres, { type Sql } from "postgres";
 import { boundedConnection, boundedSql } from "./deadline.js";
+import { lockPgliteFolder } from "./folder-lock.js";
 import { type DbObserver, instrumentDb } from "./observe.js";
 import { projectRoot } from "./project-root.js";
 import * as schema from "./schema/index.js";
@@ -176,6 +177,8 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
   }
 
   const dir = options.pgliteDir ?? ".data/pglite";
+  // Before anything touches the folder: another process holding it stops this one here (db/folder-lock.ts).
+  const unlock = lockPgliteFolder(dir);
   if (!dir.startsWith("memory://")) {
     mkdirSync(dir, { recursive: true });
     await createPgliteFolder(dir);
@@ -189,6 +192,6 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     driver: "pglite",
     migrate: (folder = migrationsFolder) => migratePglite(db, { migrationsFolder: folder }),
     listen: (channel, onPayload) => client.listen(channel, onPayload),
-    close: () => client.close(),
+    close: () => client.close().finally(unlock),
   };
 }

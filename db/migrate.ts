@@ -2,9 +2,10 @@
 // does this at start-up).
 import { createDb } from "./client.js";
 import { databaseSettings, describeDatabase } from "./config.js";
+import { exitIfFolderInUse } from "./folder-lock.js";
 
 const settings = databaseSettings();
-const handle = await createDb(settings);
+const handle = await createDb(settings).catch(exitIfFolderInUse);
 try {
   await handle.migrate();
   console.log(`migrations applied (${describeDatabase(settings)})`);

@@ -5,6 +5,7 @@ import { count, eq } from "drizzle-orm";
 import { categoryOf } from "./categories.js";
 import { createDb, type Db } from "./client.js";
 import { databaseSettings, describeDatabase } from "./config.js";
+import { exitIfFolderInUse } from "./folder-lock.js";
 import { accounts, communicationLogs, notifications, pros, users } from "./schema/index.js";
 
 const SEED_ADMIN = { name: "Demo Admin", email: "admin@example.com", password: "admin-password-123" };
@@ -36,7 +37,7 @@ async function ensureUser(db: Db, who: typeof SEED_USER, role: string) {
 }
 
 const settings = databaseSettings();
-const handle = await createDb(settings);
+const handle = await createDb(settings).catch(exitIfFolderInUse);
 try {
   await handle.migrate();
   const { db } = handle;

@@ -1,5 +1,6 @@
 // Entry point: read config, open the database, build the app, listen (and serve metrics on METRICS_PORT);
 // drain on SIGTERM/SIGINT.
+import { FolderInUseError } from "../db/folder-lock.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { type MetricsServer, startMetricsServer } from "./observability/metrics.js";
 import { openService } from "./service.js";
@@ -41,7 +42,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  // A setting that cannot work (a bad variable, ADMIN_EMAIL naming someone else's account): one line each.
-  console.error(err instanceof ConfigError ? err.message : err);
+  // A setting that cannot work (a bad variable, ADMIN_EMAIL naming someone else's account), a PGLITE_DIR
+  // another process holds: one line each.
+  console.error(err instanceof ConfigError || err instanceof FolderInUseError ? err.message : err);
   process.exit(1);
 });

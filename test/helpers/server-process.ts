@@ -54,6 +54,8 @@ export function useProcessDatabase(): () => Record<string, string> {
 export type ServerProcess = {
   /** http://127.0.0.1:<port> */
   url: string;
+  /** Its process id. */
+  pid: number;
   /** What the process printed so far, stdout and stderr together. */
   output(): string;
   /** Whether it is still running. */
@@ -105,6 +107,7 @@ export async function startServerProcess(env: Record<string, string>, readyWithi
   }
   return {
     url,
+    pid: proc.pid!,
     output,
     alive: () => proc.exitCode === null && proc.signalCode === null,
     signal: (signal) => void proc.kill(signal),
