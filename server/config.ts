@@ -63,6 +63,7 @@ const envSchema = z.object({
   NODE_ENV: z.string().optional(),
   PLATFORM_ADMIN_EMAILS: list,
   ADMIN_EMAIL: z.email("must be an e-mail address").optional(),
+  ADMIN_EMAILS: list.pipe(z.array(z.email("must be comma-separated e-mail addresses"))),
   ADMIN_PASSWORD: z.string().min(12, "must be at least 12 characters").max(128, "must be at most 128 characters").optional(),
   ADMIN_NAME: z.string().max(200, "must be at most 200 characters").optional(),
   SIGN_UP: z.enum(["open", "closed"], "must be open or closed").default("open"),
@@ -103,8 +104,14 @@ function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[]
 }
 
 export type Vapid = { publicKey: string; privateKey: string; subject: string };
-/** The admin account made sure of at start-up (ADMIN_EMAIL, ADMIN_PASSWORD, ADMIN_NAME). */
-export type BootstrapAdmin = { email: string; password: string; name: string };
+/** An admin account made sure of at start-up (ADMIN_EMAIL or one of ADMIN_EMAILS, ADMIN_PASSWORD, ADMIN_NAME). */
+export type BootstrapAdmin = {
+  email: string;
+  password: string;
+  name: string;
+  /** The setting that names it, for start-up's one line. */
+  setting?: string;
+};
 
 export type Config = {
   port: number;
@@ -140,6 +147,11 @@ export type Config = {
   /** Addresses that become platform admins when they sign up; always empty in production. */
   platformAdminEmails: string[];
   bootstrapAdmin: BootstrapAdmin | null;
+  /**
+   * Every admin made sure of at start-up: ADMIN_EMAIL, then ADMIN_EMAILS, each once. Deployment access is the
+   * trust domain that makes the first admins; after that a grant needs a second admin while approvals are required.
+   */
+  bootstrapAdmins: BootstrapAdmin[];
   signUp: "open" | "closed";
   /** APPROVALS: `required` puts cohort activation behind a second admin's approval (docs/api.md#four-eyes-approval). */
   approvals: "off" | "required";
@@ -171,7 +183,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError("METRICS_PORT: must differ from PORT (metrics are never served on the API port)");
   }
   if (e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) throw new ConfigError("ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
-  if (e.ADMIN_PASSWORD && !e.ADMIN_EMAIL) throw new ConfigError("ADMIN_EMAIL: required when ADMIN_PASSWORD is set");
+  if (e.ADMIN_EMAILS.length && !e.ADMIN_PASSWORD) throw new ConfigError("ADMIN_PASSWORD: required when ADMIN_EMAILS is set");
+  if (e.ADMIN_PASSWORD && !e.ADMIN_EMAIL && !e.ADMIN_EMAILS.length) {
+    throw new ConfigError("ADMIN_EMAIL: required when ADMIN_PASSWORD is set");
+  }
+  const adminName = e.ADMIN_NAME?.trim() || "Admin";
+  const bootstrapAdmins: BootstrapAdmin[] = [];
+  for (const [setting, address] of [
+    ...(e.ADMIN_EMAIL ? [["ADMIN_EMAIL", e.ADMIN_EMAIL] as const] : []),
+    ...e.ADMIN_EMAILS.map((address) => ["ADMIN_EMAILS", address] as const),
+  ]) {
+    const email = address.toLowerCase();
+    if (e.ADMIN_PASSWORD && !bootstrapAdmins.some((a) => a.email === email)) {
+      bootstrapAdmins.push({ email, password: e.ADMIN_PASSWORD, name: adminName, setting });
+    }
+  }
   const production = e.NODE_ENV === "production";
   const warnings =
     production && e.PLATFORM_ADMIN_EMAILS.length
@@ -200,9 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production,
     platformAdminEmails: production ? [] : e.PLATFORM_ADMIN_EMAILS.map((s) => s.toLowerCase()),
     bootstrapAdmin:
-      e.ADMIN_EMAIL && e.ADMIN_PASSWORD
-        ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD, name: e.ADMIN_NAME?.trim() || "Admin" }
-        : null,
+      e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD, name: adminName } : null,
+    bootstrapAdmins,
     signUp: e.SIGN_UP,
     approvals: e.APPROVALS,
     warnings,

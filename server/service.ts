@@ -44,7 +44,10 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       approvals: config.approvals,
     });
     // Before the port opens, so the first request already finds the admin.
-    const bootstrap = config.bootstrapAdmin ? await ensureBootstrapAdmin(handle.db, auth, config.bootstrapAdmin) : null;
+    // Every configured admin (ADMIN_EMAIL, ADMIN_EMAILS); the outcome reported is the first one's.
+    const outcomes = [];
+    for (const admin of config.bootstrapAdmins) outcomes.push(await ensureBootstrapAdmin(handle.db, auth, admin));
+    const bootstrap = outcomes[0] ?? null;
     const push = createPushService({
       vapid: config.vapid,
       allowHttpEndpoints: config.pushAllowHttpEndpoints,

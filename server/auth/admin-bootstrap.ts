@@ -49,7 +49,7 @@ export async function ensureBootstrapAdmin(db: Db, auth: Auth, admin: BootstrapA
   }
   if (existing.role !== "admin") {
     throw new ConfigError(
-      `ADMIN_EMAIL: ${admin.email} belongs to an existing account that is not an admin; it is never promoted at start-up (have an admin grant the role, or choose another address)`,
+      `${admin.setting ?? "ADMIN_EMAIL"}: ${admin.email} belongs to an existing account that is not an admin; it is never promoted at start-up (have an admin grant the role, or choose another address)`,
     );
   }
   return { userId: existing.id, email: admin.email, created: false };
