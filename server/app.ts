@@ -31,6 +31,7 @@ import { registerProducerRoutes } from "./producers/routes.js";
 import { startDeliveryQueue } from "./push/delivery-queue.js";
 import type { PushService } from "./push/sender.js";
 import { registerRestRoutes } from "./rest/adapter.js";
+import { keyCreationReplay } from "./rest/api-key-replay.js";
 import { sendError } from "./rest/errors.js";
 import { buildOpenApiDocument } from "./rest/openapi.js";
 import { restRoutes } from "./rest/routes.js";
@@ -265,7 +266,7 @@ export async function buildApp(deps: AppDeps) {
   const authContext = await deps.auth.$context;
   registerRequestGuards(app, (origin) => authContext.isTrustedOrigin(origin));
   registerRateLimits(app, limits, rateLimitStore);
-  registerIdempotency(app, { db: deps.db, auth: deps.auth });
+  registerIdempotency(app, { db: deps.db, auth: deps.auth, replays: keyCreationReplay });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`)),
   );

@@ -54,11 +54,18 @@ async function claimKey(db: Db, claim: Claim, fingerprint: string, now: Date): P
   return row;
 }
 
+/**
+ * What a replay answers instead of the first answer, for a route whose first answer must not be stored as
+ * it is (an API key's secret): given the first status and body, the status and body to keep.
+ */
+export type ReplayAnswer = (first: { status: number; body: string }) => { status: number; body: string };
+
 /** After the handler: a 5xx (or an answer that is not text) frees the key for a retry; anything else is kept. */
-async function settle(db: Db, claim: Claim, status: number, payload: unknown): Promise<void> {
+async function settle(db: Db, claim: Claim, status: number, payload: unknown, replay?: ReplayAnswer): Promise<void> {
   const body = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : null;
   if (status >= 500 || body === null) return release(db, claim);
-  await db.update(t).set({ status, responseBody: body }).where(ownRow(claim));
+  const kept = replay ? replay({ status, body }) : { status, body };
+  await db.update(t).set({ status: kept.status, responseBody: kept.body }).where(ownRow(claim));
 }
 
 async function release(db: Db, claim: Claim): Promise<void> {
@@ -80,7 +87,11 @@ function answerFromEarlier(reply: FastifyReply, earlier: StoredKey | undefined, 
     .send(earlier.responseBody ?? "");
 }
 
-export function registerIdempotency(app: FastifyInstance, deps: { db: Db; auth: Auth }): void {
+/** `replays`: per route (`"POST /api/admin/api-keys"`, method and route template), what its replay answers. */
+export function registerIdempotency(
+  app: FastifyInstance,
+  deps: { db: Db; auth: Auth; replays?: Readonly<Record<string, ReplayAnswer>> },
+): void {
   const resolveSession = sessionResolver(deps.auth, deps.db);
   const claims = new WeakMap<FastifyRequest, Claim>();
 
@@ -111,7 +122,8 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; auth: 
     const claim = claims.get(request);
     if (!claim) return payload;
     claims.delete(request);
-    await settle(deps.db, claim, reply.statusCode, payload).catch(async (err) => {
+    const replay = deps.replays?.[`${request.method} ${request.routeOptions.url}`];
+    await settle(deps.db, claim, reply.statusCode, payload, replay).catch(async (err) => {
       request.log.error({ err }, "could not store the Idempotency-Key answer");
       await release(deps.db, claim).catch(() => {});
     });

@@ -8,6 +8,7 @@ import { EVENTS_PATH } from "../producers/paths.js";
 import { eventBatchInput, eventBatchOutput, eventStatusOutput, producerEvent } from "../producers/schemas.js";
 import { inputSchemaOf, outputSchemaOf } from "../routers/index.js";
 import type { QueryField } from "./query.js";
+import { KEY_CREATED_MESSAGE } from "./api-key-replay.js";
 import { type RestRoute, restRoutes } from "./routes.js";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -190,6 +191,7 @@ function operation(route: RestRoute, data: JsonSchema) {
   ];
   const errors = Object.fromEntries(errorCodes.map((code) => [code, { $ref: `#/components/responses/E${code}` }]));
   if (route.procedure === TEST_PUSH) errors["500"] = { $ref: "#/components/responses/E500TestPush" };
+  if (route.procedure === "apiKeys.create") errors["409"] = { $ref: "#/components/responses/E409KeyCreated" };
   return {
     operationId: route.procedure,
     summary: route.summary,
@@ -374,6 +376,30 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
         ...outputs.components,
         ProducerEvent: jsonSchemaOf(producerEvent, "input"),
         Error: errorSchema,
+        KeyCreatedReplay: {
+          type: "object",
+          required: ["success", "error"],
+          additionalProperties: false,
+          description: "A replay of a key's creation (same Idempotency-Key): the key made, never its secret again (docs/api.md#service-api-keys)",
+          properties: {
+            success: { const: false },
+            error: {
+              type: "object",
+              required: ["code", "message", "details"],
+              additionalProperties: false,
+              properties: {
+                code: { const: "CONFLICT" },
+                message: { const: KEY_CREATED_MESSAGE },
+                details: {
+                  type: "object",
+                  required: ["apiKey"],
+                  additionalProperties: false,
+                  properties: { apiKey: { $ref: "#/components/schemas/ApiKey" } },
+                },
+              },
+            },
+          },
+        },
         VapidNotConfigured: {
           type: "object",
           required: ["error"],
@@ -386,6 +412,9 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
         ...Object.fromEntries(Object.entries(errorResponses).map(([code, description]) => [`E${code}`, errorResponse(code, description)])),
         E500TestPush: errorResponse("500", "INTERNAL_ERROR, or the bare VapidNotConfigured body when push is not configured", {
           anyOf: [{ $ref: "#/components/schemas/Error" }, { $ref: "#/components/schemas/VapidNotConfigured" }],
+        }),
+        E409KeyCreated: errorResponse("409", "CONFLICT: a request with the same Idempotency-Key is still running, or it made a key (KeyCreatedReplay)", {
+          anyOf: [{ $ref: "#/components/schemas/Error" }, { $ref: "#/components/schemas/KeyCreatedReplay" }],
         }),
       },
     },

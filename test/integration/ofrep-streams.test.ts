@@ -67,11 +67,12 @@ describe("OFREP event streams", () => {
 
   it("hands out stream URLs on the public base URL (BETTER_AUTH_URL), whatever Host or forwarding headers a request names", async () => {
     const key = await insertApiKey(t().db.db);
-    for (const headers of [
+    const named: Record<string, string>[] = [
       { host: "evil.example:666" },
       { host: "evil.example:666", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
       {},
-    ]) {
+    ];
+    for (const headers of named) {
       const res = await o.bulk({ headers: { ...key.headers, ...headers }, body: forPro("pro-host") });
       const { eventStreams } = res.json() as { eventStreams: { url: string }[] };
       expect({ headers, url: eventStreams[0]!.url }).toEqual({
