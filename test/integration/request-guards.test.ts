@@ -118,7 +118,12 @@ describe("writes carrying the session cookie", () => {
   it("from another origin, never count the cookie: a bad bearer token or an API key beside it is a caller without a session", async () => {
     const before = await snapshotTables(t().db.db);
     for (const w of writes) {
-      for (const own of [{ authorization: "Bearer not-a-session" }, { authorization: "bearer x.y" }, { "x-api-key": "rk_unknown" }]) {
+      const credentials: Record<string, string>[] = [
+        { authorization: "Bearer not-a-session" },
+        { authorization: "bearer x.y" },
+        { "x-api-key": "rk_unknown" },
+      ];
+      for (const own of credentials) {
         const res = await send(w, { cookie, origin: UNTRUSTED_ORIGIN, ...own });
         expect({ write: w.label, own, status: res.statusCode }).toEqual({ write: w.label, own, status: 401 });
       }
