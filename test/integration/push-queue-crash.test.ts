@@ -52,6 +52,8 @@ describe("durable push delivery across a crash", () => {
     );
     expect(status.deliveries).toEqual([expect.objectContaining({ status: "sent", attempts: 2, lastStatusCode: 201 })]);
     expect(arrivals()).toBe(2);
+    // The next test starts on the same database: on PGlite one process at a time holds its folder.
+    await second.stop();
   }, 90_000);
 
   it("killed while its send is in flight: sent again by the next instance once the lease ends, exactly once more", async () => {
