@@ -74,7 +74,10 @@ export function TestSender() {
         </label>
         <label>
           URL
-          <input {...field("url")} placeholder="/inbox" />
+          <input {...field("url")} placeholder="/inbox" aria-describedby={`${ids}-url-hint`} />
+          <span id={`${ids}-url-hint`} className="hint">
+            An https: address or a path of the app starting with /; the service refuses any other link.
+          </span>
         </label>
         <div className="row">
           <button type="submit" className="primary" disabled={pending}>
