@@ -136,6 +136,25 @@ describe("the tRPC door", () => {
       }),
     ],
     ["input that is not JSON", "tRPC", () => ({ method: "GET", url: "/trpc/notifications.list?input=%7Bnope", headers: asUser() })],
+    [
+      "input whose superjson meta cannot be read",
+      "tRPC",
+      () => ({
+        method: "GET",
+        url: `/trpc/notifications.list?input=${encodeURIComponent(JSON.stringify({ json: {}, meta: { values: { messages: ["bigint"] } } }))}`,
+        headers: asUser(),
+      }),
+    ],
+    [
+      "a mutation whose superjson meta walks into __proto__",
+      "tRPC",
+      () => ({
+        method: "POST",
+        url: "/trpc/notifications.markAllRead",
+        headers: { ...asUser(), ...json },
+        payload: JSON.stringify({ json: {}, meta: { values: { "__proto__.polluted": ["Date"] } } }),
+      }),
+    ],
     ["a query sent as POST", "tRPC", () => ({ method: "POST", url: "/trpc/notifications.unreadCount", headers: asUser() })],
     ["a mutation sent as GET", "tRPC", () => ({ method: "GET", url: "/trpc/notifications.markRead", headers: asUser() })],
     ["an unknown procedure", "tRPC", () => ({ method: "GET", url: "/trpc/notifications.nope", headers: asUser() })],
