@@ -293,7 +293,10 @@ export async function buildApp(deps: AppDeps) {
 
   const rateLimits = { testPush: createRateLimiter(rateLimitStore, "test-push", limits.testPush) };
   const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen, maxStreamsPerUser: limits.streamsPerUser });
-  const createContext = contextFactory({ db: deps.db, push: deps.push, rateLimits, live, approvals: deps.config.approvals }, deps.auth);
+  const createContext = contextFactory(
+    { db: deps.db, push: deps.push, rateLimits, live, approvals: deps.config.approvals, signUp: deps.config.signUp },
+    deps.auth,
+  );
   registerUnreadCountStream(app, live, createContext);
   await registerTrpcDoor(app, TRPC_PREFIX, {
     router: appRouter,

@@ -17,6 +17,8 @@ export type Services = {
   live?: UnreadHub;
   /** APPROVALS: `required` puts cohort activation behind a change request (off when absent). */
   approvals?: "off" | "required";
+  /** SIGN_UP, shown to the console (open when absent). */
+  signUp?: "open" | "closed";
 };
 
 export type Context = Services & {

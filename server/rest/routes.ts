@@ -375,6 +375,12 @@ export const deliveryRoutes = [
     query: { producer: "text", userId: "text", limit: "strict-number" },
     summary: "Producers' recent events and their push deliveries, newest first",
   },
+  {
+    method: "GET",
+    path: "/api/admin/settings",
+    procedure: "settings.get",
+    summary: "The modes the service runs in (approvals, push, sign-up), for the console",
+  },
 ] satisfies RestRoute[];
 
 export const restRoutes: readonly RestRoute[] = [

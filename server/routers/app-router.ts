@@ -11,6 +11,7 @@ import type { ProceduresOf } from "./contract.js";
 import type { deliveriesContract } from "./deliveries/contract.js";
 import type { notificationsContract } from "./notifications/contract.js";
 import type { restrictionContract } from "./restriction/contract.js";
+import type { settingsContract } from "./settings/contract.js";
 
 /** What a tRPC error carries (server/trpc/init.ts's errorFormatter): the domain's kind and field details. */
 export type AppErrorShape = {
@@ -35,5 +36,6 @@ export type AppRouter = TRPCBuiltRouter<
     audit: ProceduresOf<typeof auditContract>;
     apiKeys: ProceduresOf<typeof apiKeysContract>;
     deliveries: ProceduresOf<typeof deliveriesContract>;
+    settings: ProceduresOf<typeof settingsContract>;
   }
 >;

@@ -13,6 +13,8 @@ import { notificationsContract } from "./notifications/contract.js";
 import { notificationsRouter } from "./notifications/router.js";
 import { restrictionContract } from "./restriction/contract.js";
 import { restrictionRouter } from "./restriction/router.js";
+import { settingsContract } from "./settings/contract.js";
+import { settingsRouter } from "./settings/router.js";
 
 export type { AppRouter } from "./app-router.js";
 
@@ -22,6 +24,7 @@ export const appRouter = router({
   audit: auditRouter,
   apiKeys: apiKeysRouter,
   deliveries: deliveriesRouter,
+  settings: settingsRouter,
 });
 
 /** The running router, with the server's context: for the doors. Apps import AppRouter instead. */
@@ -73,6 +76,7 @@ const contracts: Record<keyof AppRouter["_def"]["record"], Record<string, Proced
   audit: auditContract,
   apiKeys: apiKeysContract,
   deliveries: deliveriesContract,
+  settings: settingsContract,
 };
 
 const contractByPath = new Map(

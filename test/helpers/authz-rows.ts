@@ -215,6 +215,10 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
       access: "admin",
       prepare: async () => ({ input: { limit: 5 }, after: (data) => expect(data.events.length).toBeLessThanOrEqual(5) }),
     },
+    "settings.get": {
+      access: "admin",
+      prepare: async () => ({ after: (data) => expect(data).toEqual({ approvals: "off", vapidConfigured: true, signUp: "open" }) }),
+    },
     "apiKeys.list": { access: "admin", prepare: async () => ({ after: (data) => expect(Array.isArray(data.apiKeys)).toBe(true) }) },
     "apiKeys.revoke": {
       access: "admin",
@@ -364,6 +368,7 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   "POST /api/admin/api-keys": { procedure: "apiKeys.create", status: 201 },
   "GET /api/admin/api-keys": { procedure: "apiKeys.list", status: 200 },
   "GET /api/admin/deliveries": { procedure: "deliveries.recent", status: 200 },
+  "GET /api/admin/settings": { procedure: "settings.get", status: 200 },
   "DELETE /api/admin/api-keys/:id": { procedure: "apiKeys.revoke", status: 200 },
   [`POST ${R}/:proId/activate`]: { procedure: "restriction.activatePro", status: 200 },
   [`POST ${R}/:proId/rollback`]: { procedure: "restriction.rollbackPro", status: 200 },

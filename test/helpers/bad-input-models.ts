@@ -258,6 +258,7 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
     "GET /api/admin/audit": { query: auditQuery },
     [`POST ${R}/:proId/activate`]: { params: { proId } },
     [`POST ${R}/:proId/rollback`]: { params: { proId } },
+    "GET /api/admin/settings": {},
     [`POST ${R}/:proId/change-requests`]: {
       params: { proId },
       body: () => ({
