@@ -14,7 +14,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres, { type Sql } from "postgres";
-import { boundedConnection, boundedSql } from "./deadline.js";
+import { boundedConnection, boundedSql, markCommitsCanBeLost } from "./deadline.js";
 import { lockPgliteFolder } from "./folder-lock.js";
 import { type DbObserver, instrumentDb } from "./observe.js";
 import { projectRoot } from "./project-root.js";
@@ -150,6 +150,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     }
     const db = drizzlePostgres(boundedSql(client, timeoutMs), { schema, logger });
     instrumentDb(db, options.observe);
+    markCommitsCanBeLost(db);
     return {
       db,
       driver: "postgres",

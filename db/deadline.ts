@@ -38,6 +38,11 @@ const LOST_CONNECTION = new Set(["QUERY_TIMEOUT", "CONNECTION_CLOSED", "CONNECTI
 const lostConnection = (err: unknown) => LOST_CONNECTION.has((err as { code?: string })?.code ?? "");
 const wasCancelled = (err: unknown) => (err as { code?: string })?.code === "57014";
 
+/** The databases a COMMIT's answer can be lost on: PostgreSQL over a network, not PGlite in this process. */
+const overNetwork = new WeakSet<object>();
+export const markCommitsCanBeLost = (db: object) => overNetwork.add(db);
+export const commitsCanBeLost = (db: object): boolean => overNetwork.has(db);
+
 /** Startup parameters for every connection of the pool: PostgreSQL's own bound, should this process not be there to cancel. */
 export function boundedConnection(timeoutMs: number): Record<string, string> {
   return {

@@ -266,7 +266,7 @@ export async function buildApp(deps: AppDeps) {
   const authContext = await deps.auth.$context;
   registerRequestGuards(app, (origin) => authContext.isTrustedOrigin(origin));
   registerRateLimits(app, limits, rateLimitStore);
-  registerIdempotency(app, { db: deps.db, auth: deps.auth, replays: keyCreationReplay });
+  const runKeyed = registerIdempotency(app, { db: deps.db, auth: deps.auth, replays: keyCreationReplay });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`)),
   );
@@ -308,7 +308,7 @@ export async function buildApp(deps: AppDeps) {
     },
   });
 
-  registerRestRoutes(app, restRoutes, createContext);
+  registerRestRoutes(app, restRoutes, createContext, runKeyed);
 
   const verifyKey = apiKeyVerifier(deps.db, (err) => app.log.warn({ err }, "API key: recording its last use failed"));
   const queue = deps.push.vapid

@@ -1,14 +1,19 @@
 // Safe retries (docs/api.md#safe-retries): a REST write sent with an Idempotency-Key runs once per caller
 // and key. The key is claimed in idempotency_keys before the handler runs (status null = running), the
 // answer stored after it, and a repeat answered from the row. In the database, so every instance sees it.
+// On PostgreSQL, where a COMMIT's answer can be lost (db/deadline.ts), the procedure runs inside one
+// transaction that first locks the claim and last stores the answer (runKeyed): the change and its answer
+// commit together or not at all, and the lock tells a retry whether the first request is still running.
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
+import { commitsCanBeLost } from "../../db/deadline.js";
+import { isOutcomeUnknown } from "../../db/errors.js";
 import { idempotencyKeys } from "../../db/schema/index.js";
 import type { Auth } from "../auth/better-auth.js";
 import { sessionResolver } from "../auth/session.js";
 import { AppError, IdempotencyKeyReusedError, validationError } from "../errors/errors.js";
-import { sendError } from "../rest/errors.js";
+import { sendError, toRestError } from "../rest/errors.js";
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_LIFETIME_MS,
@@ -38,8 +43,14 @@ async function sweepExpired(db: Db, now: Date): Promise<void> {
  * Claims the key: inserts the running row, or takes over an expired one, in one statement. Returns null
  * when this request may run, else the row that holds the key (undefined when it went away meanwhile).
  */
-async function claimKey(db: Db, claim: Claim, fingerprint: string, now: Date): Promise<StoredKey | undefined | null> {
-  await sweepExpired(db, now);
+async function claimKey(
+  db: Db,
+  claim: Claim,
+  fingerprint: string,
+  now: Date,
+  { sweep = true } = {},
+): Promise<StoredKey | undefined | null> {
+  if (sweep) await sweepExpired(db, now);
   const fresh = { fingerprint, status: null, responseBody: null, createdAt: now, expiresAt: claim.expiresAt };
   const won = await db
     .insert(t)
@@ -60,6 +71,17 @@ async function claimKey(db: Db, claim: Claim, fingerprint: string, now: Date): P
  */
 export type ReplayAnswer = (first: { status: number; body: string }) => { status: number; body: string };
 
+/** What a keyed request answers: its status, its body as sent, its headers. */
+export type KeyedAnswer = { status: number; body: string; headers: Record<string, string> };
+/** Runs `produce` (the procedure and its answer) for the request, inside the claim's transaction when it holds one. */
+export type RunKeyed = (request: FastifyRequest, produce: (db: Db) => Promise<KeyedAnswer>) => Promise<KeyedAnswer> | null;
+
+class FailedAnswer extends Error {
+  constructor(readonly answer: KeyedAnswer) {
+    super("the request failed: nothing it did is kept");
+  }
+}
+
 /** After the handler: a 5xx (or an answer that is not text) frees the key for a retry; anything else is kept. */
 async function settle(db: Db, claim: Claim, status: number, payload: unknown, replay?: ReplayAnswer): Promise<void> {
   const body = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : null;
@@ -72,28 +94,36 @@ async function release(db: Db, claim: Claim): Promise<void> {
   await db.delete(t).where(ownRow(claim));
 }
 
-/** The answer to a request whose key is held by an earlier one. */
-function answerFromEarlier(reply: FastifyReply, earlier: StoredKey | undefined, fingerprint: string): FastifyReply {
-  if (earlier && earlier.fingerprint !== fingerprint) {
-    return sendError(reply, new IdempotencyKeyReusedError());
-  }
-  if (!earlier || earlier.status === null) {
-    return sendError(reply, new AppError("CONFLICT", "A request with this Idempotency-Key is still running; retry after it answers"));
-  }
-  return reply
-    .status(earlier.status)
-    .header(REPLAYED_HEADER, "true")
-    .type("application/json; charset=utf-8")
-    .send(earlier.responseBody ?? "");
+/** The answer to a request whose key is held by an earlier one: its stored answer, or why not. */
+function earlierAnswer(earlier: StoredKey | undefined, fingerprint: string): KeyedAnswer {
+  if (earlier && earlier.fingerprint !== fingerprint) return errorAnswer(new IdempotencyKeyReusedError());
+  if (!earlier || earlier.status === null) return errorAnswer(new AppError("CONFLICT", STILL_RUNNING));
+  return { status: earlier.status, body: earlier.responseBody ?? "", headers: { [REPLAYED_HEADER]: "true" } };
 }
 
-/** `replays`: per route (`"POST /api/admin/api-keys"`, method and route template), what its replay answers. */
+const STILL_RUNNING = "A request with this Idempotency-Key is still running; retry after it answers";
+
+function errorAnswer(err: unknown): KeyedAnswer {
+  const { status, body, headers } = toRestError(err);
+  return { status, body: JSON.stringify(body), headers };
+}
+
+const sendAnswer = (reply: FastifyReply, answer: KeyedAnswer) =>
+  reply.status(answer.status).headers(answer.headers).type("application/json; charset=utf-8").send(answer.body);
+
+/**
+ * `replays`: per route (`"POST /api/admin/api-keys"`, method and route template), what its replay answers.
+ * Returns runKeyed, for the REST door: null for a request that holds no claim, or on PGlite.
+ */
 export function registerIdempotency(
   app: FastifyInstance,
   deps: { db: Db; auth: Auth; replays?: Readonly<Record<string, ReplayAnswer>> },
-): void {
+): RunKeyed {
   const resolveSession = sessionResolver(deps.auth, deps.db);
   const claims = new WeakMap<FastifyRequest, Claim>();
+  // PostgreSQL: the claim is made inside the request's transaction (runKeyed); these wait for it there.
+  const pending = new WeakMap<FastifyRequest, { claim: Claim; fingerprint: string }>();
+  const inTransaction = commitsCanBeLost(deps.db);
 
   // preHandler: the body (part of the fingerprint) is parsed by then, and the rate limits have answered.
   app.addHook("preHandler", async (request, reply) => {
@@ -112,8 +142,12 @@ export function registerIdempotency(
     const now = new Date();
     const claim = { userId: caller.user.id, key, expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_LIFETIME_MS) };
     const fingerprint = requestFingerprint(request.method, request.url, request.body);
+    if (inTransaction) {
+      pending.set(request, { claim, fingerprint });
+      return;
+    }
     const earlier = await claimKey(deps.db, claim, fingerprint, now);
-    if (earlier !== null) return answerFromEarlier(reply, earlier, fingerprint);
+    if (earlier !== null) return sendAnswer(reply, earlierAnswer(earlier, fingerprint));
     claims.set(request, claim);
   });
 
@@ -137,4 +171,49 @@ export function registerIdempotency(
     claims.delete(request);
     await release(deps.db, claim).catch((err) => request.log.error({ err }, "could not free an Idempotency-Key"));
   });
+
+  return (request, produce) => {
+    const keyed = pending.get(request);
+    if (!keyed) return null;
+    pending.delete(request);
+    const replay = deps.replays?.[`${request.method} ${request.routeOptions.url}`];
+    return runKeyed(deps.db, keyed.claim, keyed.fingerprint, produce, replay);
+  };
+}
+
+/**
+ * PostgreSQL: the claim, the procedure and its answer in one transaction. The claim is an advisory lock on
+ * the key for the transaction's life (a request that finds it taken answers 409 at once) and the key's row,
+ * which commits with the change and its answer or not at all. So a request that failed, or whose COMMIT's
+ * answer was lost and did not commit, leaves no row, and its retry runs afresh; one that committed leaves
+ * its answer for the retry.
+ */
+async function runKeyed(
+  db: Db,
+  claim: Claim,
+  fingerprint: string,
+  produce: (db: Db) => Promise<KeyedAnswer>,
+  replay?: ReplayAnswer,
+): Promise<KeyedAnswer> {
+  const now = new Date();
+  await sweepExpired(db, now);
+  try {
+    return await db.transaction(async (tx) => {
+      const [lock] = (await tx.execute(
+        sql`select pg_try_advisory_xact_lock(hashtextextended(${`${claim.userId}\n${claim.key}`}, 0)) as held`,
+      )) as unknown as { held: boolean }[];
+      if (!lock?.held) return errorAnswer(new AppError("CONFLICT", STILL_RUNNING));
+      const earlier = await claimKey(tx as unknown as Db, claim, fingerprint, now, { sweep: false });
+      if (earlier !== null) return earlierAnswer(earlier, fingerprint);
+      // The procedure's statements share this transaction; its own transactions become savepoints.
+      const answer = await produce(tx as unknown as Db);
+      if (answer.status >= 500) throw new FailedAnswer(answer);
+      const kept = replay ? replay(answer) : answer;
+      await tx.update(t).set({ status: kept.status, responseBody: kept.body }).where(ownRow(claim));
+      return answer;
+    });
+  } catch (err) {
+    if (err instanceof FailedAnswer) return err.answer;
+    throw err;
+  }
 }

@@ -3,11 +3,13 @@
 // and input parser run exactly as over /trpc), and wraps the answer in the envelope (docs/api.md#envelope),
 // serialized from the procedure's output schema.
 import { callTRPCProcedure } from "@trpc/server";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Db } from "../../db/client.js";
 import type { Context } from "../context.js";
 import { validationError, zodDetails } from "../errors/errors.js";
+import type { KeyedAnswer, RunKeyed } from "../http/idempotency.js";
 import { appRouter, inputSchemaOf } from "../routers/index.js";
-import { sendError } from "./errors.js";
+import { sendError, toRestError } from "./errors.js";
 import { type QueryInput, readQuery } from "./query.js";
 import type { RestRoute } from "./routes.js";
 import { successSerializerSchemas } from "./serializers.js";
@@ -63,10 +65,48 @@ function refuseBadRepeats(route: RestRoute, input: unknown, repeats: QueryInput[
   if (distinct.length) throw validationError("Invalid input", zodDetails({ issues: distinct }));
 }
 
+/** The route's procedure, called with the request's input and `ctx`; its answer's data. */
+function callRoute(route: RestRoute, request: FastifyRequest, ctx: Context): Promise<unknown> {
+  const { input, repeats } = procedureInput(route, request);
+  return callTRPCProcedure({
+    router: appRouter,
+    path: route.procedure,
+    type: route.method === "GET" ? "query" : "mutation",
+    ctx,
+    // Read where the procedure parses its input, after its access checks: a later value of a repeated
+    // query key is refused as the first one would be, though only the first one counts.
+    getRawInput: async () => {
+      refuseBadRepeats(route, input, repeats);
+      return input;
+    },
+    signal: undefined,
+    batchIndex: 0,
+  });
+}
+
+/** The whole answer as text, success or error, for a request whose answer is stored with its change (runKeyed). */
+async function keyedAnswer(
+  route: RestRoute,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: Context,
+  status: number,
+): Promise<KeyedAnswer> {
+  try {
+    const data = await callRoute(route, request, ctx);
+    return { status, body: String(reply.status(status).serialize({ success: true, data })), headers: {} };
+  } catch (err) {
+    const answer = toRestError(err);
+    if (answer.status >= 500) reply.log.error({ err }, "request failed");
+    return { status: answer.status, body: JSON.stringify(answer.body), headers: answer.headers };
+  }
+}
+
 export function registerRestRoutes(
   app: FastifyInstance,
   routes: readonly RestRoute[],
   createContext: (request: FastifyRequest) => Promise<Context>,
+  runKeyed: RunKeyed,
 ): void {
   const serializers = successSerializerSchemas(routes);
   for (const route of routes) {
@@ -78,21 +118,13 @@ export function registerRestRoutes(
       schema: { response: { [status]: serializers.get(route.procedure) } },
       async handler(request, reply) {
         try {
-          const { input, repeats } = procedureInput(route, request);
-          const data: unknown = await callTRPCProcedure({
-            router: appRouter,
-            path: route.procedure,
-            type: route.method === "GET" ? "query" : "mutation",
-            ctx: await createContext(request),
-            // Read where the procedure parses its input, after its access checks: a later value of a repeated
-            // query key is refused as the first one would be, though only the first one counts.
-            getRawInput: async () => {
-              refuseBadRepeats(route, input, repeats);
-              return input;
-            },
-            signal: undefined,
-            batchIndex: 0,
-          });
+          const ctx = await createContext(request);
+          const keyed = runKeyed(request, (db: Db) => keyedAnswer(route, request, reply, { ...ctx, db }, status));
+          if (keyed) {
+            const answer = await keyed;
+            return reply.status(answer.status).headers(answer.headers).type("application/json; charset=utf-8").send(answer.body);
+          }
+          const data = await callRoute(route, request, ctx);
           return reply.status(status).send({ success: true, data });
         } catch (err) {
           return sendError(reply, err);

@@ -57,10 +57,13 @@ export async function findCohort(db: Db, id: string): Promise<Cohort> {
   return cohort;
 }
 
-/** The communication log is live when one row of it can be read (zero rows is still live). */
+/**
+ * The communication log is live when one row of it can be read (zero rows is still live). In a savepoint of
+ * its own: inside a request's transaction (runKeyed), a failed read must not abort the rest.
+ */
 async function isCommunicationLogLive(db: Db): Promise<boolean> {
   try {
-    await db.select({ id: communicationLogs.id }).from(communicationLogs).limit(1);
+    await db.transaction((tx) => tx.select({ id: communicationLogs.id }).from(communicationLogs).limit(1));
     return true;
   } catch {
     return false;
