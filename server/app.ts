@@ -75,6 +75,8 @@ export type Limits = {
   bodyBytes: number;
   /** Live unread-count streams (SSE and tRPC) one user may have open on this instance (STREAMS_PER_USER). */
   streamsPerUser: number;
+  /** Active push subscriptions one user may have; a new one deactivates the least recently updated (PUSH_SUBSCRIPTIONS_PER_USER). */
+  pushSubscriptionsPerUser: number;
   /** Calls one tRPC batch may hold (TRPC_MAX_BATCH_SIZE). */
   trpcBatchSize: number;
   /**
@@ -94,6 +96,7 @@ export const defaultLimits: Limits = {
   testPush: { max: 30, timeWindowMs: 60_000 },
   bodyBytes: 1024 * 1024,
   streamsPerUser: 32,
+  pushSubscriptionsPerUser: 20,
   trpcBatchSize: 50,
   ofrepPerKey: { max: 30_000, timeWindowMs: 60_000 },
   ofrepStreamsPerTarget: 32,
@@ -294,7 +297,15 @@ export async function buildApp(deps: AppDeps) {
   const rateLimits = { testPush: createRateLimiter(rateLimitStore, "test-push", limits.testPush) };
   const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen, maxStreamsPerUser: limits.streamsPerUser });
   const createContext = contextFactory(
-    { db: deps.db, push: deps.push, rateLimits, live, approvals: deps.config.approvals, signUp: deps.config.signUp },
+    {
+      db: deps.db,
+      push: deps.push,
+      rateLimits,
+      live,
+      approvals: deps.config.approvals,
+      signUp: deps.config.signUp,
+      pushSubscriptionsPerUser: limits.pushSubscriptionsPerUser,
+    },
     deps.auth,
   );
   registerUnreadCountStream(app, live, createContext);

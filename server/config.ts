@@ -88,6 +88,8 @@ const envSchema = z.object({
   PUSH_TTL_SECONDS: z.coerce.number().int().min(0).max(2_419_200).default(86_400),
   PUSH_RETRY_BASE_MS: z.coerce.number().int().min(1).max(300_000).default(1000),
   PUSH_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  PUSH_SUBSCRIPTIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
 });
 
 function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[] {
@@ -138,6 +140,10 @@ export type Config = {
   pushRetryBaseMs: number;
   /** PUSH_LEASE_SECONDS: how long a queue instance holds a delivery it claimed; its send is cut before then. */
   pushLeaseSeconds: number;
+  /** PUSH_SUBSCRIPTIONS_PER_USER: active push subscriptions per user; a new one deactivates the least recently updated. */
+  pushSubscriptionsPerUser: number;
+  /** RETENTION_DAYS: producer events and push deliveries older than this are deleted (server/producers/retention.ts). */
+  retentionDays: number;
   authSecret: string | undefined;
   /** The server's own base URL: better-auth's baseURL and the default trusted origin. */
   baseUrl: string;
@@ -220,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushTtlSeconds: e.PUSH_TTL_SECONDS,
     pushRetryBaseMs: e.PUSH_RETRY_BASE_MS,
     pushLeaseSeconds: e.PUSH_LEASE_SECONDS,
+    pushSubscriptionsPerUser: e.PUSH_SUBSCRIPTIONS_PER_USER,
+    retentionDays: e.RETENTION_DAYS,
     authSecret: e.BETTER_AUTH_SECRET,
     baseUrl,
     vapid: parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT),

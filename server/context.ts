@@ -19,6 +19,8 @@ export type Services = {
   approvals?: "off" | "required";
   /** SIGN_UP, shown to the console (open when absent). */
   signUp?: "open" | "closed";
+  /** PUSH_SUBSCRIPTIONS_PER_USER: active push subscriptions per user (20 when absent). */
+  pushSubscriptionsPerUser?: number;
 };
 
 export type Context = Services & {

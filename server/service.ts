@@ -63,6 +63,7 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       logger: options.logger,
       limits: {
         streamsPerUser: config.streamsPerUser,
+        pushSubscriptionsPerUser: config.pushSubscriptionsPerUser,
         trpcBatchSize: config.trpcBatchSize,
         ofrepPerKey: { max: config.ofrepRequestsPerMinute, timeWindowMs: 60_000 },
         ofrepStreamsPerTarget: config.ofrepStreamsPerTarget,

@@ -1,5 +1,7 @@
-// The caller's push subscriptions: list the active ones, register (upsert by endpoint), deactivate.
-import { and, asc, eq, sql } from "drizzle-orm";
+// The caller's push subscriptions: list the active ones, register (upsert by endpoint, at most
+// PUSH_SUBSCRIPTIONS_PER_USER active), deactivate.
+import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client.js";
 import { pushSubscriptions } from "../../../db/schema/index.js";
 import { auditSource, recordAudit } from "../../audit/record.js";
 import { validationError } from "../../errors/errors.js";
@@ -20,10 +22,14 @@ export async function listSubscriptions({ ctx }: HandlerArgs): Promise<{ subscri
   return { subscriptions };
 }
 
+/** PUSH_SUBSCRIPTIONS_PER_USER's default (CONTRACT part four). */
+export const DEFAULT_SUBSCRIPTIONS_PER_USER = 20;
+
 /**
- * One statement, so two browsers racing with the same endpoint cannot both insert. An endpoint names one
+ * One upsert, so two browsers racing with the same endpoint cannot both insert. An endpoint names one
  * browser subscription: when it comes back (re-subscribed, or signed in as another user) the row takes
- * the new keys and owner and becomes active again.
+ * the new keys and owner and becomes active again. Past the user's cap the least recently updated of their
+ * other active subscriptions are deactivated, in the same transaction: one event never fans out to more.
  */
 export async function subscribe({ ctx, input }: HandlerArgs<SubscribeInput>): Promise<{ subscription: PushSubscription }> {
   const problem = await ctx.push.endpointProblem(input.endpoint);
@@ -36,7 +42,27 @@ export async function subscribe({ ctx, input }: HandlerArgs<SubscribeInput>): Pr
     userAgent: ctx.userAgent ? ctx.userAgent.slice(0, MAX_USER_AGENT) : null,
     isActive: true,
   };
-  const [subscription] = await ctx.db
+  const cap = ctx.pushSubscriptionsPerUser ?? DEFAULT_SUBSCRIPTIONS_PER_USER;
+  return ctx.db.transaction(async (tx) => {
+    // One subscribe per user at a time: without it two concurrent ones each count the other's row as absent
+    // and the user ends up one over. A lock of its own, so nothing else that touches the user waits on it.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`push_subscriptions:${ctx.user.id}`}, 0))`);
+    const subscription = await upsertSubscription(tx, values);
+    const overCap = tx
+      .select({ id: pushSubscriptions.id })
+      .from(pushSubscriptions)
+      .where(
+        and(eq(pushSubscriptions.userId, ctx.user.id), eq(pushSubscriptions.isActive, true), ne(pushSubscriptions.id, subscription.id)),
+      )
+      .orderBy(desc(pushSubscriptions.updatedAt), desc(pushSubscriptions.id))
+      .offset(cap - 1);
+    await tx.update(pushSubscriptions).set({ isActive: false, updatedAt: sql`now()` }).where(inArray(pushSubscriptions.id, overCap));
+    return { subscription };
+  });
+}
+
+async function upsertSubscription(db: Db, values: typeof pushSubscriptions.$inferInsert): Promise<PushSubscription> {
+  const [subscription] = await db
     .insert(pushSubscriptions)
     .values(values)
     .onConflictDoUpdate({
@@ -51,7 +77,7 @@ export async function subscribe({ ctx, input }: HandlerArgs<SubscribeInput>): Pr
       },
     })
     .returning();
-  return { subscription: subscription! };
+  return subscription!;
 }
 
 /** Idempotent: an endpoint the caller has no active subscription for changes nothing and still succeeds. */
