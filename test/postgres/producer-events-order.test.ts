@@ -44,8 +44,9 @@ describe("producer batches with the same eventIds in opposite orders (PostgreSQL
 
     const holder = await sessions.reserve();
     const probe = await sessions.reserve();
-    const [{ pid: holderPid }] = (await holder<{ pid: number }[]>`select pg_backend_pid() as pid`) as [{ pid: number }];
-    const [{ pid: probePid }] = (await probe<{ pid: number }[]>`select pg_backend_pid() as pid`) as [{ pid: number }];
+    const backendOf = async (sql: postgres.ReservedSql) => (await sql<{ pid: number }[]>`select pg_backend_pid() as pid`)[0]!.pid;
+    const holderPid = await backendOf(holder);
+    const probePid = await backendOf(probe);
     try {
       await holder`begin`;
       await claim(holder, first.eventId);
