@@ -45,7 +45,10 @@ export const producerEvent = z.strictObject({
       const found = data ? firstUnstorableText(data) : null;
       if (found) ctx.addIssue({ code: "custom", path: found.path, message: found.message });
     })
-    .meta({ description: `A JSON object for the client, at most ${MAX_DATA_BYTES} bytes`, examples: [{ threadId: "t-9" }] }),
+    .meta({
+      description: `A JSON object for the client, at most ${MAX_DATA_BYTES} bytes; no string or key in it may hold NUL or a lone surrogate`,
+      examples: [{ threadId: "t-9" }],
+    }),
 });
 
 export type ProducerEvent = z.infer<typeof producerEvent>;
