@@ -3,7 +3,9 @@
 // attacker's page on http://localhost:<other port> is the same site, so SameSite=Lax lets the browser send
 // the admin's cookie with its POSTs, but it is not a trusted origin. Red on the code before issue K
 // (checked): SameSite=Lax was the only defence, so the text/plain form POST activated the cohort (200), the
-// no-cors POST rolled it back (200), and the multipart form reached tRPC (400 there, not 403).
+// no-cors POST rolled it back (200), and the multipart form reached tRPC (400 there, not 403). Red before
+// issue T.3 (checked): with Authorization: Basic beside the cookie the origin check was skipped, and a form
+// without fields (no body, so no JSON rule either) activated the cohort (200).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
@@ -40,7 +42,15 @@ describe.skipIf(!chromiumFound())("writes with the session cookie from another o
     (await api<{ events: { action: string }[] }>("GET", `/api/admin/audit?targetId=${cohort.id}`)).events.map((e) => e.action);
 
   /** Every request the service answered, as it arrived (a listener beside Fastify's on its HTTP server). */
-  const seen: { method: string; path: string; status: number; origin?: string; cookie?: string; fetchSite?: string }[] = [];
+  const seen: {
+    method: string;
+    path: string;
+    status: number;
+    origin?: string;
+    cookie?: string;
+    fetchSite?: string;
+    authorization?: string;
+  }[] = [];
   const answered = (method: string, path: string) => seen.filter((r) => r.method === method && r.path === path);
 
   /**
@@ -60,7 +70,7 @@ describe.skipIf(!chromiumFound())("writes with the session cookie from another o
     const tab = await popup;
     const shown = tab ? await tab.locator("body").textContent() : undefined;
     await tab?.close();
-    return { status: request.status, outcome, shown };
+    return { status: request.status, outcome, shown, authorization: request.authorization };
   }
 
   test("an admin signs in to the console; a cohort whose gates pass is pending", async () => {
@@ -73,6 +83,7 @@ describe.skipIf(!chromiumFound())("writes with the session cookie from another o
           origin: req.headers.origin,
           cookie: req.headers.cookie,
           fetchSite: req.headers["sec-fetch-site"] as string | undefined,
+          authorization: req.headers.authorization,
         }),
       ),
     );
@@ -91,6 +102,7 @@ describe.skipIf(!chromiumFound())("writes with the session cookie from another o
       <form id="plain" method="POST" enctype="text/plain" target="_blank" action="${html(h.origin() + cohortPath())}/activate">
         <input name='{"id":"${html(cohort.id)}","x":"' value='"}'>
       </form>
+      <form id="empty" method="POST" enctype="text/plain" target="_blank" action="${html(h.origin() + cohortPath())}/activate"></form>
       <form id="multipart" method="POST" enctype="multipart/form-data" target="_blank" action="${html(h.origin())}/trpc/restriction.activateCohort">
         <input name="id" value="${html(cohort.id)}">
       </form>`;
@@ -143,6 +155,20 @@ describe.skipIf(!chromiumFound())("writes with the session cookie from another o
     // Only the preflight reached the service; the POST was never sent.
     expect(answered("OPTIONS", `${cohortPath()}/activate`)).toHaveLength(1);
     expect(answered("POST", `${cohortPath()}/activate`)).toHaveLength(1); // the text/plain form's
+  });
+
+  test("with Authorization: Basic, which a browser adds by itself behind an HTTP-auth proxy, the form POST is refused all the same", async () => {
+    // As a browser does once its user has signed in to a proxy's realm: every request to that host carries it.
+    await attacker.context().setExtraHTTPHeaders({ authorization: `Basic ${Buffer.from("staff:proxy-password").toString("base64")}` });
+    try {
+      // A form without fields sends no body: only the origin check stands between it and the activation.
+      const { status, shown, authorization } = await attack(`${cohortPath()}/activate`, `document.getElementById("empty").submit()`, true);
+      expect(authorization).toMatch(/^Basic /);
+      expect(status).toBe(403);
+      expect(shown).toContain(REFUSAL);
+    } finally {
+      await attacker.context().setExtraHTTPHeaders({});
+    }
   });
 
   test("nothing changed: the cohort is pending and its audit trail has only the create and the check", async () => {
