@@ -35,7 +35,9 @@ describe("producer API: bad text in an event", () => {
     const key = await p.key();
     const user = await t().signUp();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...PLACES), text(60), async (place, s) => {
+      fc.asyncProperty(fc.constantFrom(...PLACES), fc.oneof(text(60), fc.constantFrom("constructor", "prototype")), async (place, s) => {
+        // A `__proto__` key refuses the whole body as malformed JSON, on every route (docs/api.md#errors).
+        fc.pre(!(place === "data key" && s === "__proto__"));
         const events = [eventFor(user.id), eventWith(user.id, place, s), eventFor(user.id)];
         const res = await p.send(key, events);
         expect(res.statusCode, res.body).toBe(200);
