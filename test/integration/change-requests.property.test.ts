@@ -79,7 +79,8 @@ describe("four-eyes approval: an approval applies what was reviewed, or nothing"
           await a.checkGates({ id: cohort.id, ...PASSING_GATES });
           cohorts.push(cohort);
         }
-        const flags = () => Promise.all(proIds.map(async (proId) => (await b.getPro({ proId })).restrictionActive));
+        const statuses = () => Promise.all(proIds.map((proId) => b.getPro({ proId })));
+        const flags = async () => (await statuses()).map((status) => status.restrictionActive);
         const pending: string[] = [];
         for (const s of steps) {
           if (s.kind === "request") {
@@ -103,7 +104,7 @@ describe("four-eyes approval: an approval applies what was reviewed, or nothing"
             const reviewed = changeRequest.preview as Impact;
             const now = await b.previewCohort({ id: reviewed.cohortId, action: reviewed.action });
             const unchangedImpact = JSON.stringify(comparable(now)) === JSON.stringify(comparable(reviewed));
-            const before = await flags();
+            const [before, statusesBefore] = [await flags(), await statuses()];
             const outcome = await b.approveChangeRequest({ id }).then(
               () => "applied" as const,
               (err: { kind?: string }) => err.kind,
@@ -121,7 +122,8 @@ describe("four-eyes approval: an approval applies what was reviewed, or nothing"
                 outcome: "CONFLICT",
                 status: "stale",
               });
-              expect(after).toEqual(before);
+              // Nothing at all: not a flag, not a write time, not a status row where there was none.
+              expect(await statuses()).toEqual(statusesBefore);
             }
           }
         }

@@ -5,7 +5,7 @@
 // (cohorts.ts); a pro's runs it after lockStatuses (pros.ts). Pro ids travel as one array (db/arrays.ts or
 // the cohort's own column), so 500 pros cost what 1 does to build and send.
 import { asc, type SQL, sql } from "drizzle-orm";
-import { textArray } from "../../../db/arrays.js";
+import { rowsOf, textArray } from "../../../db/arrays.js";
 import type { DbOrTx } from "../../../db/client.js";
 import { proFlagChanges, proRestrictionStatus } from "../../../db/schema/index.js";
 
@@ -20,6 +20,24 @@ export async function lockStatuses(tx: DbOrTx, proIds: readonly string[]): Promi
     .orderBy(asc(proRestrictionStatus.proId))
     .for("update");
   return new Map(rows.map((row) => [row.proId, row]));
+}
+
+/**
+ * What an approval compares under (preview.ts impactNow): the stored statuses of these pros locked in proId
+ * order, then the place of each pro that has none held, also in proId order, as flagWriteCtes writes them.
+ * A pro's first write in flight is waited for (an insert meets its key) and its row locked; one started
+ * later waits for this transaction. The places are rows inserted and deleted again at once, so nothing of
+ * them is ever seen; a conflicting row is locked, not changed (DO UPDATE ... WHERE false).
+ */
+export async function holdStatuses(tx: DbOrTx, proIds: readonly string[]): Promise<void> {
+  await lockStatuses(tx, proIds);
+  const placed = rowsOf<{ pro_id: string }>(
+    await tx.execute(sql`
+      insert into ${proRestrictionStatus} (pro_id) select p from unnest(${textArray(proIds)}) as p order by p
+      on conflict (pro_id) do update set restriction_active = ${proRestrictionStatus}.restriction_active where false
+      returning pro_id`),
+  ).map((row) => row.pro_id);
+  if (placed.length) await tx.delete(proRestrictionStatus).where(sql`${proRestrictionStatus.proId} = any(${textArray(placed)})`);
 }
 
 export type FlagWrite = {

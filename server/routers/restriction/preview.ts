@@ -7,7 +7,7 @@ import { proRestrictionStatus, pros, restrictionCohorts } from "../../../db/sche
 import { notFound } from "../../errors/errors.js";
 import { type HandlerArgs, isUuid } from "../types.js";
 import { cohortWithLatestCheck } from "./cohorts.js";
-import { lockStatuses } from "./flags.js";
+import { holdStatuses } from "./flags.js";
 import { type CohortAction, type Impact, type ImpactFacts, impactOf } from "./impact.js";
 import type { PreviewNewCohortInput } from "./schemas.js";
 
@@ -18,12 +18,12 @@ export async function previewCohort({ ctx, input }: HandlerArgs<{ id: string; ac
 
 /**
  * What the action would do now, read in `db`. With `lockPros` (an approval, in a transaction holding the
- * cohort's lock), the pros' stored statuses are locked first, in proId order as every flag write locks them:
- * a per-pro change in flight is waited for, and the flags read after it are the ones the write will replace.
+ * cohort's lock), the pros' statuses are held first (holdStatuses): a change of any of them in flight, a
+ * first write included, is waited for, and the flags read after it are the ones the write will replace.
  */
 export async function impactNow(db: DbOrTx, id: string, action: CohortAction, { lockPros = false } = {}): Promise<Impact> {
   const { cohort, latestCheck } = await cohortWithLatestCheck(db, id);
-  if (lockPros) await lockStatuses(db, cohort.proIds);
+  if (lockPros) await holdStatuses(db, cohort.proIds);
   return impactOf({ action, cohort, latestCheck, ...(await prosNow(db, cohort.proIds, cohort.id)) });
 }
 
