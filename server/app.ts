@@ -28,6 +28,7 @@ import { requestObserver } from "./observability/request-metrics.js";
 import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
 import { registerOfrep } from "./ofrep/routes.js";
 import { registerProducerRoutes } from "./producers/routes.js";
+import { type RetentionOptions, startRetention } from "./producers/retention.js";
 import { startDeliveryQueue } from "./push/delivery-queue.js";
 import type { PushService } from "./push/sender.js";
 import { registerRestRoutes } from "./rest/adapter.js";
@@ -62,6 +63,8 @@ export type AppDeps = {
    * when VAPID keys are set.
    */
   deliveries?: { retryBaseMs?: number; pollMs?: number; leaseSeconds?: number };
+  /** The retention job (RETENTION_DAYS): the service always runs it; without it nothing is pruned (tests). */
+  retention?: Omit<RetentionOptions, "db" | "onError">;
 };
 
 export type Limits = {
@@ -333,6 +336,18 @@ export async function buildApp(deps: AppDeps) {
     : null;
   app.addHook("onClose", async () => queue?.stop());
   registerProducerRoutes(app, { db: deps.db, push: deps.push, verifyKey, queued: () => queue?.wake() });
+  const retention = deps.retention
+    ? startRetention({
+        ...deps.retention,
+        db: deps.db,
+        onPruned: (pruned) => {
+          if (pruned.events || pruned.deliveries) app.log.info({ pruned }, "retention: old producer events and push deliveries deleted");
+          deps.retention?.onPruned?.(pruned);
+        },
+        onError: (err) => app.log.warn({ err }, "retention: pruning failed; the next run tries again"),
+      })
+    : null;
+  app.addHook("onClose", async () => retention?.stop());
 
   const onFlagError = (err: unknown) => app.log.warn({ err }, "OFREP: reading a flag change failed");
   const flagChanges = createFlagChangeHub(deps.db, onFlagError, {

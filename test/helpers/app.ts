@@ -57,6 +57,8 @@ export type TestAppOptions = {
   trustedOrigins?: string[];
   /** The durable push queue's timing (it runs when `push.vapid` is set). */
   deliveries?: AppDeps["deliveries"];
+  /** The retention job; without it nothing is pruned. */
+  retention?: AppDeps["retention"];
   /** APPROVALS (docs/api.md#four-eyes-approval); off by default. */
   approvals?: "off" | "required";
   /** TRUST_PROXY (docs/scaling.md, "Behind a proxy"); off by default. */
@@ -95,6 +97,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     limits: { signUp: { max: 100_000, timeWindowMs: 60_000 }, ...options.limits },
     rateLimitStore: rateLimitStoreFor(db),
     deliveries: options.deliveries,
+    retention: options.retention,
   });
   const answers = checkAnswers(app, () => buildOpenApiDocument() as unknown as OpenApiDocument);
   app.addHook("onClose", async () => {

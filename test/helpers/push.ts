@@ -6,7 +6,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
 import type { Db } from "../../db/client.js";
-import { pushDeliveries, pushSubscriptions } from "../../db/schema/index.js";
+import { notificationEvents, pushDeliveries, pushSubscriptions } from "../../db/schema/index.js";
 import { makeSubscriber, type Subscriber } from "../../tools/local-push-service.js";
 import type { TestApp, TestUser } from "./app.js";
 
@@ -106,4 +106,31 @@ export async function queueDeliveryTo(db: Db, userId: string, endpoint: string):
     })
     .returning({ id: pushDeliveries.id });
   return { deliveryId: delivery!.id, subscriber };
+}
+
+/**
+ * A producer event of `userId` made at `createdAt`, with one delivery to a subscription of theirs made then
+ * too (retention tests age rows by their own clock).
+ */
+export async function agedEvent(db: Db, userId: string, createdAt: Date): Promise<{ eventId: string; deliveryId: string }> {
+  const eventId = `evt-${randomBytes(6).toString("hex")}`;
+  const subscriber = makeSubscriber();
+  const [subscription] = await db
+    .insert(pushSubscriptions)
+    .values({ userId, endpoint: `https://push.example.test/${eventId}`, p256dh: subscriber.p256dh, auth: subscriber.auth })
+    .returning({ id: pushSubscriptions.id });
+  await db.insert(notificationEvents).values({ producer: "test", eventId, userId, createdAt });
+  const [delivery] = await db
+    .insert(pushDeliveries)
+    .values({
+      producer: "test",
+      eventId,
+      subscriptionId: subscription!.id,
+      payload: { title: "Old news", body: "kept only so long", url: null },
+      urgency: "low",
+      status: "sent",
+      createdAt,
+    })
+    .returning({ id: pushDeliveries.id });
+  return { eventId, deliveryId: delivery!.id };
 }
