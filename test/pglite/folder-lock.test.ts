@@ -1,7 +1,7 @@
 // One process per embedded database folder (CONTRACT.md part four, db/folder-lock.ts): with a server running
 // on a PGLITE_DIR, the seed, the migrator and a second server each stop at once with one line naming the
 // server's PID, and change nothing; a lock left by a killed process is taken over; memory:// needs none.
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { count, eq } from "drizzle-orm";
@@ -113,6 +113,20 @@ describe("one process per embedded database folder", () => {
     expect(existsSync(join(folder, LOCK_FILE))).toBe(false);
     lockPgliteFolder(folder)();
     expect(readdirSync(folder)).toEqual([]);
+  });
+
+  // Where /proc tells when a process started (Linux; elsewhere a live PID counts as the holder, and this is skipped).
+  it.runIf(existsSync("/proc/self/stat"))("takes over a lock whose PID now belongs to a process started later (the PID reused)", () => {
+    const folder = newFolder();
+    // The parent runs, but did not start at tick 1 after boot: it is not the process that wrote this lock.
+    writeFileSync(join(folder, LOCK_FILE), `${process.ppid} ${hostname()} feedface00 1\n`);
+    const release = lockPgliteFolder(folder);
+    expect(readFileSync(join(folder, LOCK_FILE), "utf8")).toMatch(new RegExp(`^${process.pid} `));
+    release();
+    // And the same lock naming the parent as it really started is the parent's: refused.
+    const start = readFileSync(`/proc/${process.ppid}/stat`, "utf8").split(") ")[1]!.split(" ")[19];
+    writeFileSync(join(folder, LOCK_FILE), `${process.ppid} ${hostname()} feedface01 ${start}\n`);
+    expect(() => lockPgliteFolder(folder)).toThrow(refusal(folder, process.ppid).trim());
   });
 
   it("needs no lock for memory://: two in-memory databases open side by side, and no folder is made", async () => {
