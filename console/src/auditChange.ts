@@ -177,8 +177,13 @@ const userIdentity = (user: Rec) => {
   return name ? `${email} (${shorten(name, 40)})` : email;
 };
 
-/** A change request's subject, `activate cohort 7`: its record carries the cohort's number. */
+/**
+ * A change request's subject, `activate cohort 7` (its record carries the cohort's number), `activate pro
+ * p-1`, or `grant the admin role to a@example.com`.
+ */
 const requestSubject = (request: Rec, cohort: (id: unknown) => string) => {
+  if (request.action === "grant-admin") return `grant the admin role to ${str(request.userEmail) ?? str(request.userId) ?? "a user"}`;
+  if (str(request.proId)) return `${str(request.action) ?? "change"} pro ${request.proId}`;
   const number = num(request.cohortNumber);
   return `${str(request.action) ?? "change"} ${number !== undefined ? `cohort ${number}` : cohort(request.cohortId)}`;
 };
@@ -226,6 +231,7 @@ const DESCRIBE: Partial<Record<AuditAction, Describe>> = {
     `"${shorten(str(after.name) ?? str(before.name) ?? "", 60)}" revoked ${show(after.revokedAt)}`,
   ],
   "change_request.create": (_b, after, { cohort }) => {
+    if (after.preview === null || after.preview === undefined) return [`asks to ${requestSubject(after, cohort)}`];
     const preview = recordOf(after.preview);
     const count = (key: string) => (Array.isArray(preview[key]) ? (preview[key] as unknown[]).length : 0);
     return [

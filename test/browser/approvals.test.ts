@@ -5,7 +5,7 @@
 // and goes stale; a third, whose gates fail since, says why in words and is rejected with a comment. Every
 // state is held to the console's bar at 1366 and 390 px (h.checkView: fits the screen, no axe-core violation).
 import { describe, expect, test } from "vitest";
-import { pros } from "../../db/schema/index.js";
+import { proRestrictionStatus, pros } from "../../db/schema/index.js";
 import type { TestUser } from "../helpers/app.js";
 import { chromiumFound } from "./chromium.js";
 import { useConsole } from "./harness.js";
@@ -162,7 +162,8 @@ describe.skipIf(!chromiumFound())("four-eyes approval", () => {
   test("a request whose impact changed before approval shows the difference, and approving it is stale", async () => {
     const staleCohort = await seedCohort(702, ["pro-s1", "pro-s2", "pro-s3"]);
     const { changeRequest } = await api().createChangeRequest({ id: staleCohort, action: "activate", reason: "second batch" });
-    await api().activatePro({ proId: "pro-s2" });
+    // Switched on in between (per pro, with approvals required, that too takes a second admin: written here directly).
+    await h.app().db.db.insert(proRestrictionStatus).values({ proId: "pro-s2", restrictionActive: true });
 
     await page().goto(`/console/approvals/${changeRequest.id}`);
     const changes = page().getByRole("list", { name: "Changes since the request" });

@@ -1,6 +1,7 @@
 // One change request: who asked for what and why, the impact it was made with beside the impact now (what
 // moved in between is marked: an approval would then apply nothing, the request goes stale), and the
-// decision: Approve or Reject with a comment for a second admin, Cancel for the requester.
+// decision: Approve or Reject with a comment for a second admin, Cancel for the requester. A request is about
+// a cohort, one pro (its preview is compared with the pro's flag now) or a user's admin role (no preview).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
 import { useEffect, useId, useRef, useState } from "react";
@@ -13,7 +14,19 @@ import { RequestStatusBadge } from "../components/RequestStatusBadge.js";
 import { Time } from "../components/Time.js";
 import { explainBlocker } from "../gates.js";
 import { useSession } from "../session.js";
-import { actionNoun, type ChangeRequest, differences, type Impact } from "./changeRequests.js";
+import { approveLabel, type ChangeRequest, describeRequest, differences, type Impact, subjectOf } from "./changeRequests.js";
+
+/** A pro's activation as it would be now, in the shape of the request's preview. */
+const proImpactNow = (proId: string, on: boolean): Impact => ({
+  action: "activate",
+  cohortId: null,
+  blockedBy: null,
+  turnOn: on ? [] : [proId],
+  turnOff: [],
+  unchanged: on ? [proId] : [],
+  unknownPros: [],
+  alsoInOtherActiveCohorts: [],
+});
 
 const MAX_COMMENT = MAX_CHANGE_REQUEST_TEXT_LENGTH;
 
@@ -23,13 +36,21 @@ export function ApprovalRequest({ id }: { id: string }) {
   const request = useQuery(trpc.restriction.getChangeRequest.queryOptions({ id }));
   const cr = request.data?.changeRequest;
   const pending = cr?.status === "pending";
-  const now = useQuery({
-    ...trpc.restriction.previewCohort.queryOptions({ id: cr?.cohortId ?? "", action: cr?.action ?? "activate" }),
-    enabled: pending,
-    // What the database says at this moment, never an earlier answer.
-    gcTime: 0,
-    staleTime: 0,
+  // What the database says at this moment, never an earlier answer.
+  const fresh = { gcTime: 0, staleTime: 0 };
+  const cohortNow = useQuery({
+    ...trpc.restriction.previewCohort.queryOptions({ id: cr?.cohortId ?? "", action: cr?.action === "rollback" ? "rollback" : "activate" }),
+    enabled: pending && Boolean(cr?.cohortId),
+    ...fresh,
   });
+  const proNow = useQuery({
+    ...trpc.restriction.getPro.queryOptions({ proId: cr?.proId ?? "" }),
+    enabled: pending && Boolean(cr?.proId),
+    ...fresh,
+  });
+  const now = cr?.proId
+    ? { ...proNow, data: proNow.data && proImpactNow(cr.proId, proNow.data.restrictionActive) }
+    : { ...cohortNow, data: cohortNow.data as Impact | undefined };
   // The service's word on the decision just made here (a stale approval's 409), shown with its outcome.
   const [decided, setDecided] = useState<{ message: string | null } | null>(null);
   const refresh = async () => {
@@ -51,21 +72,26 @@ export function ApprovalRequest({ id }: { id: string }) {
 
   if (request.isPending) return <p aria-busy="true">Loading change request…</p>;
   if (!cr) return <ErrorNotice error={request.error} />;
-  const noun = actionNoun[cr.action];
+  const title = describeRequest(cr);
+  const subject = subjectOf(cr);
   const mine = cr.requestedBy.id === me?.id;
   return (
     <>
       <p className="crumbs">
-        <Link href="/approvals">Pending approvals</Link> › {noun} of cohort {cr.cohortNumber}
+        <Link href="/approvals">Pending approvals</Link> › {title}
       </p>
       <h1>
-        {noun} of cohort {cr.cohortNumber} <RequestStatusBadge status={cr.status} />
+        {title} <RequestStatusBadge status={cr.status} />
       </h1>
       <dl className="facts request-facts">
-        <dt>Cohort</dt>
-        <dd>
-          <Link href={`/cohorts/${cr.cohortId}`}>Cohort {cr.cohortNumber}</Link>
-        </dd>
+        <dt>{cr.cohortId ? "Cohort" : cr.proId ? "Pro" : "User"}</dt>
+        <dd className="wrap-anywhere">{subject.href ? <Link href={subject.href}>{subject.label}</Link> : subject.label}</dd>
+        {cr.action === "grant-admin" && (
+          <>
+            <dt>Asks for</dt>
+            <dd>the platform admin role: once approved, this account may do everything an admin does</dd>
+          </>
+        )}
         <dt>Requested by</dt>
         <dd>
           <span className="keep-whole">
@@ -88,13 +114,15 @@ export function ApprovalRequest({ id }: { id: string }) {
         )}
       </dl>
       {!pending && <Outcome request={cr} message={decided?.message ?? null} focus={decided !== null} />}
-      <section className="card" aria-labelledby="impact-title">
-        <h2 id="impact-title">{pending ? "Impact when requested and now" : "Impact when requested"}</h2>
-        <ErrorNotice error={now.error} />
-        {pending && now.isPending && <p aria-busy="true">Working out the impact now…</p>}
-        <CompareImpact requested={cr.preview} now={pending ? now.data : undefined} />
-        {pending && now.data && <Changes requested={cr.preview} now={now.data} />}
-      </section>
+      {cr.preview && (
+        <section className="card" aria-labelledby="impact-title">
+          <h2 id="impact-title">{pending ? "Impact when requested and now" : "Impact when requested"}</h2>
+          <ErrorNotice error={now.error} />
+          {pending && now.isPending && <p aria-busy="true">Working out the impact now…</p>}
+          <CompareImpact requested={cr.preview} now={pending ? now.data : undefined} />
+          {pending && now.data && <Changes requested={cr.preview} now={now.data} />}
+        </section>
+      )}
       {pending && mine && (
         <section className="card" aria-labelledby="decision-title">
           <h2 id="decision-title">Waiting for another admin</h2>
@@ -133,13 +161,23 @@ function Outcome({ request: cr, message, focus }: { request: ChangeRequest; mess
   useEffect(() => {
     if (focus) ref.current?.focus();
   }, [focus]);
-  const done = cr.action === "activate" ? "is active" : "is rolled back";
+  const subject = subjectOf(cr);
+  const done =
+    cr.action === "grant-admin"
+      ? `${cr.userEmail ?? cr.userId} is an admin`
+      : `${subject.label.charAt(0).toLowerCase()}${subject.label.slice(1)} ${cr.action === "activate" ? (cr.proId ? "is switched on" : "is active") : "is rolled back"}`;
   const by = cr.decidedBy?.email ?? "someone";
   const [tone, lead, detail] =
     cr.status === "applied"
-      ? ["notice-ok", "Applied:", `approved by ${by}; cohort ${cr.cohortNumber} ${done}.`]
+      ? ["notice-ok", "Applied:", `approved by ${by}; ${done}.`]
       : cr.status === "stale"
-        ? ["notice-warn", "Stale: nothing was applied.", "Pros' flags changed between the request and the approval."]
+        ? [
+            "notice-warn",
+            "Stale: nothing was applied.",
+            cr.action === "grant-admin"
+              ? "The account was removed, or became an admin another way, before the approval."
+              : "Pros' flags changed between the request and the approval.",
+          ]
         : cr.status === "rejected"
           ? ["notice-error", "Rejected:", `by ${by}: ${cr.comment ?? ""}`]
           : cr.status === "cancelled"
@@ -152,9 +190,14 @@ function Outcome({ request: cr, message, focus }: { request: ChangeRequest; mess
       </p>
       {/* The service's own words, when it answered this page's approval with them. */}
       {message && <p className="detail">The service said: {message}</p>}
-      {cr.status !== "applied" && cr.status !== "rejected" && (
+      {cr.status !== "applied" && cr.status !== "rejected" && subject.href && (
         <p>
-          To go ahead, request the change again from <Link href={`/cohorts/${cr.cohortId}`}>cohort {cr.cohortNumber}</Link>.
+          To go ahead, request the change again from{" "}
+          <Link href={subject.href}>
+            {subject.label.charAt(0).toLowerCase()}
+            {subject.label.slice(1)}
+          </Link>
+          .
         </p>
       )}
     </div>
@@ -357,7 +400,7 @@ function Decision({ request: cr, busy, error, errorTitle, onApprove, onReject }:
         )}
         <div className="row">
           <button type="button" className="primary" disabled={busy} onClick={approve}>
-            {busy ? "Working…" : cr.action === "activate" ? "Approve and activate" : "Approve and roll back"}
+            {busy ? "Working…" : approveLabel(cr)}
           </button>
           <button type="button" className="danger" disabled={busy} onClick={reject}>
             Reject

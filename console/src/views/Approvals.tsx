@@ -1,5 +1,6 @@
-// Pending approvals (docs/api.md#four-eyes-approval): every cohort change waiting for a second admin, newest
-// first. The requester's own requests wait for someone else; anyone else's open for review.
+// Pending approvals (docs/api.md#four-eyes-approval): every change waiting for a second admin, newest first:
+// a cohort's activation or rollback, one pro's activation, the admin role for a user. The requester's own
+// requests wait for someone else; anyone else's open for review.
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { trpc } from "../api.js";
@@ -8,7 +9,7 @@ import { StackedTable } from "../components/StackedTable.js";
 import { Time } from "../components/Time.js";
 import { formatDate } from "../format.js";
 import { useSession } from "../session.js";
-import { actionNoun, type ChangeRequest, requestPath } from "./changeRequests.js";
+import { actionNoun, type ChangeRequest, describeRequest, requestPath, subjectOf } from "./changeRequests.js";
 
 /** The pending requests: the navigation's count and this view share the one query. */
 export const pendingRequestsQuery = () =>
@@ -22,8 +23,9 @@ export function Approvals() {
     <>
       <h1>Pending approvals</h1>
       <p className="hint">
-        An activation or rollback requested by one admin waits here for a second. Open a request to compare the impact it was made with to
-        the impact now, then approve or reject it. A request nobody decides within 72 hours expires.
+        A cohort's activation or rollback, a pro's activation, or the admin role for an account, requested by one admin, waits here for a
+        second. Open a request to compare the impact it was made with to the impact now, then approve or reject it. A request nobody decides
+        within 72 hours expires.
       </p>
       <ErrorNotice error={pending.error} />
       {pending.isPending ? (
@@ -44,15 +46,16 @@ function PendingTable({ requests, myId }: { requests: ChangeRequest[]; myId: str
     <StackedTable
       className="requests"
       caption="Change requests waiting for a second admin, newest first"
-      columns={["Cohort", "Action", "Requested by", "Requested", "Reason", "Review"]}
+      columns={["About", "Action", "Requested by", "Requested", "Reason", "Review"]}
     >
       {requests.map((r) => {
         const mine = r.requestedBy.id === myId;
-        const what = `${actionNoun[r.action].toLowerCase()} of cohort ${r.cohortNumber}`;
+        const what = describeRequest(r).replace(/^./, (c) => c.toLowerCase());
+        const subject = subjectOf(r);
         return (
           <tr key={r.id}>
-            <td data-label="Cohort" className="nowrap">
-              <Link href={`/cohorts/${r.cohortId}`}>Cohort {r.cohortNumber}</Link>
+            <td data-label="About" className="wrap-anywhere">
+              {subject.href ? <Link href={subject.href}>{subject.label}</Link> : subject.label}
             </td>
             <td data-label="Action">{actionNoun[r.action]}</td>
             <td data-label="Requested by" className="wrap-anywhere">

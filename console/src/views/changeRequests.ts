@@ -4,14 +4,41 @@ import { TRPCClientError } from "@trpc/client";
 import type { RouterOutputs } from "../api.js";
 
 export type ChangeRequest = RouterOutputs["restriction"]["getChangeRequest"]["changeRequest"];
-export type Impact = RouterOutputs["restriction"]["previewCohort"];
+/** A request's preview (a pro's has no cohort), or a preview now: what an approval would apply. */
+export type Impact = NonNullable<ChangeRequest["preview"]>;
 export type RequestAction = ChangeRequest["action"];
 export type RequestStatus = ChangeRequest["status"];
 
 export const requestPath = (id: string) => `/approvals/${encodeURIComponent(id)}`;
 
-/** "Activation" / "Rollback": a request's action as a noun. */
-export const actionNoun: Record<RequestAction, string> = { activate: "Activation", rollback: "Rollback" };
+/** "Activation" / "Rollback" / "Admin role": a request's action as a noun. */
+export const actionNoun: Record<RequestAction, string> = { activate: "Activation", rollback: "Rollback", "grant-admin": "Admin role" };
+
+type Subject = Pick<ChangeRequest, "cohortId" | "cohortNumber" | "proId" | "userId" | "userEmail">;
+
+/** What a request is about, in words, and the console's page of it (none for a user). */
+export function subjectOf(cr: Subject): { label: string; href: string | null } {
+  if (cr.cohortId !== null) return { label: `Cohort ${cr.cohortNumber}`, href: `/cohorts/${cr.cohortId}` };
+  if (cr.proId !== null) return { label: `Pro ${cr.proId}`, href: `/pros/${encodeURIComponent(cr.proId)}` };
+  return { label: `User ${cr.userEmail ?? cr.userId}`, href: null };
+}
+
+/** "Activation of cohort 3", "Activation of pro p-1", "Admin role for a@example.com". */
+export function describeRequest(cr: Subject & Pick<ChangeRequest, "action">): string {
+  if (cr.action === "grant-admin") return `Admin role for ${cr.userEmail ?? cr.userId}`;
+  const { label } = subjectOf(cr);
+  return `${actionNoun[cr.action]} of ${label.charAt(0).toLowerCase()}${label.slice(1)}`;
+}
+
+/** What an approval does, as the approve button says it. */
+export const approveLabel = (cr: Subject & Pick<ChangeRequest, "action">) =>
+  cr.action === "grant-admin"
+    ? "Approve and grant the admin role"
+    : cr.action === "rollback"
+      ? "Approve and roll back"
+      : cr.proId !== null
+        ? "Approve and switch on"
+        : "Approve and activate";
 
 /** Each status as a word, a colour (the word alone carries the meaning) and what it means. */
 export const requestStatuses: Record<RequestStatus, { label: string; badge: string; meaning: string }> = {
