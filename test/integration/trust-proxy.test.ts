@@ -83,3 +83,17 @@ describe("TRUST_PROXY=1: the proxy in front says who the client is", () => {
     expect(await c.recordedAddress((res.json() as { token: string }).token)).toBe("203.0.113.30");
   });
 });
+
+describe("TRUST_PROXY as addresses: only a listed peer's forwarding headers count", () => {
+  const t = useTestApp({ limits, trustProxy: ["10.0.0.0/8", "127.0.0.1"] });
+  const c = client(t);
+
+  it("believes the listed proxy (here the loopback peer) and keeps forwarded clients apart", async () => {
+    const victim = await account(t);
+    for (let i = 0; i < 3; i++) expect((await c.signIn(victim.email, "wrong-password", "203.0.113.40")).statusCode).toBe(401);
+    expect((await c.signIn(victim.email, TEST_PASSWORD, "203.0.113.40")).statusCode).toBe(429);
+    const own = await c.signIn(victim.email, TEST_PASSWORD, "203.0.113.41");
+    expect(own.statusCode).toBe(200);
+    expect(await c.recordedAddress((own.json() as { token: string }).token)).toBe("203.0.113.41");
+  });
+});
