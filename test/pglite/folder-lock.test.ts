@@ -133,5 +133,5 @@ describe("one process per embedded database folder", () => {
     const [a, b] = await Promise.all([createDb({ pgliteDir: "memory://" }), createDb({ pgliteDir: "memory://" })]);
     await Promise.all([a.close(), b.close()]);
     expect(existsSync("memory:")).toBe(false);
-  });
+  }, 60_000);
 });
