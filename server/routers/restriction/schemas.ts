@@ -4,7 +4,13 @@
 import { z } from "zod";
 import { changeRequestStatuses } from "../../../db/schema/restriction-values.js";
 import { nonBlank, storableText } from "../text.js";
-import { MAX_CHANGE_REQUEST_TEXT_LENGTH, MAX_PRO_ID_LENGTH, MAX_PROS_PER_COHORT, MAX_ROLLBACK_REASON_LENGTH } from "./limits.js";
+import {
+  MAX_CHANGE_REQUEST_TEXT_LENGTH,
+  MAX_PRO_ID_LENGTH,
+  MAX_PROS_PER_COHORT,
+  MAX_ROLLBACK_REASON_LENGTH,
+  MIN_BYPASS_REASON_LENGTH,
+} from "./limits.js";
 
 const INT32_MAX = 2_147_483_647;
 
@@ -75,7 +81,9 @@ export const rollbackCohortInput = cohortIdInput.extend({
     .max(MAX_ROLLBACK_REASON_LENGTH, `must be at most ${MAX_ROLLBACK_REASON_LENGTH} characters`)
     .nullish()
     .meta({
-      description: `Why the cohort is rolled back, at most ${MAX_ROLLBACK_REASON_LENGTH} characters. Absent, null or blank is stored as null.`,
+      description:
+        `Why the cohort is rolled back, at most ${MAX_ROLLBACK_REASON_LENGTH} characters. Absent, null or blank is stored as null. ` +
+        `While approvals are required it is needed, with at least ${MIN_BYPASS_REASON_LENGTH} visible characters (letters, digits or punctuation).`,
       examples: ["complaints from pros"],
     }),
 });
