@@ -28,6 +28,7 @@ describe("the OpenAPI document, as tools read it", () => {
       [
         "`/api/notifications/{id}/read` and `/api/notifications/events/{eventId}`",
         "`/api/admin/restriction/change-requests/{id}` and `/api/admin/restriction/{proId}/history`",
+        "`/api/admin/restriction/change-requests/{id}` and `/api/admin/restriction/{proId}/change-requests`",
         "`/api/admin/restriction/change-requests/{id}` and `/api/admin/restriction/{proId}/activate`",
         "`/api/admin/restriction/change-requests/{id}` and `/api/admin/restriction/{proId}/rollback`",
       ].sort(),
