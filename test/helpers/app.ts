@@ -61,6 +61,8 @@ export type TestAppOptions = {
   retention?: AppDeps["retention"];
   /** APPROVALS (docs/api.md#four-eyes-approval); off by default. */
   approvals?: "off" | "required";
+  /** BETTER_AUTH_URL, the public base URL handed out in stream URLs; TEST_ORIGIN by default. */
+  publicBaseUrl?: string;
   /** TRUST_PROXY (docs/scaling.md, "Behind a proxy"); off by default. */
   trustProxy?: Config["trustProxy"];
 };
@@ -86,6 +88,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       signUp: options.signUp,
       approvals: options.approvals,
       trustProxy: options.trustProxy,
+      baseUrl: options.publicBaseUrl,
     },
     db: db.db,
     listen: db.listen,

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ofrepStreamsOpen } from "../../server/observability/metrics.js";
 import { insertApiKey } from "../helpers/api-keys.js";
 import { useTestApp } from "../helpers/app.js";
+import { freePort } from "../helpers/net.js";
 import { adminRestrictionApi, freshId, passedCohort, registeredPro } from "../helpers/fixtures.js";
 import { FLAG } from "../helpers/ofrep.js";
 import { waitFor } from "../helpers/wait.js";
@@ -18,11 +19,14 @@ import { waitFor } from "../helpers/wait.js";
 // The web provider follows event streams with the browser's EventSource; Node has none of its own.
 (globalThis as { EventSource?: unknown }).EventSource ??= EventSource;
 
+// The service hands out stream URLs on its public base URL: the one it listens on here.
+const port = await freePort();
+const baseUrl = `http://127.0.0.1:${port}`;
+
 describe("the OpenFeature SDKs read the restriction over OFREP", () => {
-  const t = useTestApp();
-  let baseUrl: string;
+  const t = useTestApp({ publicBaseUrl: baseUrl });
   beforeAll(async () => {
-    baseUrl = await t().app.listen({ port: 0, host: "127.0.0.1" });
+    await t().app.listen({ port, host: "127.0.0.1" });
   });
   afterAll(async () => {
     await OpenFeature.close();
