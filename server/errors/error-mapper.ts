@@ -8,6 +8,7 @@ import { AppError, MethodNotAllowedError, UnsupportedMediaTypeError, validationE
 
 const GENERIC_INTERNAL = "Internal server error";
 const GENERIC_UNAVAILABLE = "The database is unavailable; try again shortly";
+const CONCURRENT_CHANGE = "A concurrent change got in the way and nothing was written; send the request again";
 const OUTCOME_UNKNOWN =
   "The database connection was lost while the change was being committed: it may have been applied. Retry with the same Idempotency-Key to learn which";
 
@@ -21,6 +22,9 @@ export function toAppError(err: unknown): AppError {
   if (isOutcomeUnknown(err)) return new AppError("SERVICE_UNAVAILABLE", OUTCOME_UNKNOWN, { outcome: "unknown" }, err);
   if (isDatabaseUnavailable(err)) return new AppError("SERVICE_UNAVAILABLE", GENERIC_UNAVAILABLE, undefined, err);
   const state = sqlState(err);
+  // A deadlock or a serialization failure: PostgreSQL rolled the whole transaction back, so nothing was
+  // written, and the same request sent again succeeds.
+  if (state === "40P01" || state === "40001") return new AppError("SERVICE_UNAVAILABLE", CONCURRENT_CHANGE, undefined, err);
   if (state === "23505") return new AppError("CONFLICT", "The record already exists", undefined, err);
   // Text PostgreSQL cannot store (a NUL character, a bad escape) is the caller's input, not a fault.
   if (state === "22021" || state === "22P05") {

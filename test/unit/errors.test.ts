@@ -16,6 +16,18 @@ const UNAVAILABLE = {
   message: "The database is unavailable; try again shortly",
 } as const;
 
+const CONCURRENT = {
+  status: 503,
+  kind: "SERVICE_UNAVAILABLE",
+  message: "A concurrent change got in the way and nothing was written; send the request again",
+} as const;
+const UNKNOWN = {
+  status: 503,
+  kind: "SERVICE_UNAVAILABLE",
+  message:
+    "The database connection was lost while the change was being committed: it may have been applied. Retry with the same Idempotency-Key to learn which",
+} as const;
+
 /** An error as a driver raises it: the server's message (never to be shown) and a code. */
 const driverError = (code: string, message = `select secret from users; driver said ${code}`) =>
   Object.assign(new Error(message), { code });
@@ -39,6 +51,9 @@ describe("toAppError: SQLSTATEs", () => {
     ["53300 too many connections", "53300", UNAVAILABLE],
     ["55000 not accepting connections", "55000", UNAVAILABLE],
     ["3D000 no such database", "3D000", UNAVAILABLE],
+    ["57014 cancelled at its deadline, or by statement_timeout", "57014", UNAVAILABLE],
+    ["40P01 deadlock detected", "40P01", CONCURRENT],
+    ["40001 serialization failure", "40001", CONCURRENT],
     ["23505 unique violation", "23505", { status: 409, kind: "CONFLICT", message: "The record already exists" }],
     [
       "22021 bad byte sequence",
@@ -55,6 +70,16 @@ describe("toAppError: SQLSTATEs", () => {
     ["23503 foreign key violation (unknown to the mapper)", "23503", INTERNAL],
   ])("%s", (_case, code, expected) => {
     expect(mapped(driverError(code))).toEqual(expected);
+  });
+
+  it("a COMMIT whose answer was lost (db/deadline.ts): 503 whose details say the outcome is unknown", () => {
+    const lost = Object.assign(new Error("lost"), { code: "OUTCOME_UNKNOWN", cause: driverError("CONNECTION_CLOSED") });
+    expect(mapped(lost)).toEqual(UNKNOWN);
+    expect(toAppError(lost).details).toEqual({ outcome: "unknown" });
+    expect(toRestError(lost).body).toEqual({
+      success: false,
+      error: { code: "SERVICE_UNAVAILABLE", message: UNKNOWN.message, details: { outcome: "unknown" } },
+    });
   });
 });
 
