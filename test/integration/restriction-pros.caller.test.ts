@@ -112,6 +112,7 @@ describe("restriction per-pro flags and who may call (createCaller)", () => {
       rollbackPro: () => api.rollbackPro({ proId }),
       proHistory: () => api.proHistory({ proId }),
       createChangeRequest: () => api.createChangeRequest({ id: cohortId, action: "rollback" }),
+      createProChangeRequest: () => api.createProChangeRequest({ proId, action: "activate" }),
       listChangeRequests: () => api.listChangeRequests({}),
       getChangeRequest: () => api.getChangeRequest({ id: requests.approve }),
       approveChangeRequest: () => api.approveChangeRequest({ id: requests.approve }),

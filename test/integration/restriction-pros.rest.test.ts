@@ -136,6 +136,12 @@ describe("restriction per-pro routes, routing and who may call, over REST", () =
         [`GET ${BASE}/:proId/history`]: { method: "GET", url: `${BASE}/${proId}/history`, status: 200 },
         [`POST ${BASE}/:proId/activate`]: { method: "POST", url: `${BASE}/${proId}/activate`, status: 200 },
         [`POST ${BASE}/:proId/rollback`]: { method: "POST", url: `${BASE}/${proId}/rollback`, status: 200 },
+        [`POST ${BASE}/:proId/change-requests`]: {
+          method: "POST",
+          url: `${BASE}/${proId}/change-requests`,
+          payload: { action: "activate" },
+          status: 201,
+        },
         [`POST ${BASE}/cohorts/:id/change-requests`]: {
           method: "POST",
           url: `${BASE}/cohorts/${id}/change-requests`,
