@@ -11,10 +11,13 @@ import { adminAct, impersonate, makeAdminInTable, roleOf } from "../helpers/four
 const t = useTestApp({ approvals: "required" });
 const R = "/api/admin/restriction";
 
+// biome-ignore lint/suspicious/noExplicitAny: an answer's data, read field by field as the assertions go
+type Data = any;
+
 /** A REST call as this caller; the status and the envelope. */
 async function rest(as: Pick<TestUser, "headers">, method: "GET" | "POST", url: string, payload?: object) {
   const res = await t().app.inject({ method, url, headers: as.headers, ...(payload ? { payload } : {}) });
-  return { status: res.statusCode, body: res.json() as { success: boolean; data?: any; error?: { code: string; message: string } } };
+  return { status: res.statusCode, body: res.json() as { success: boolean; data?: Data; error?: { code: string; message: string } } };
 }
 
 /** A tRPC mutation over HTTP as this caller; the status and the error's app code. */
