@@ -11,11 +11,16 @@ import { type EventStatus, eventFor, producer } from "../helpers/producers.js";
 import { waitFor } from "../helpers/wait.js";
 
 const require = createRequire(import.meta.url);
-const { PushApiModel } = require("web-push-testing/src/PushApiModel.js") as { PushApiModel: new () => object };
+const { PushApiModel } = require("web-push-testing/src/PushApiModel.js") as { PushApiModel: new () => { notifyUrl: string } };
+type Listening = { close(cb: () => void): void; address(): AddressInfo | string | null };
 const WebPushTestingServer = require("web-push-testing/src/server.js") as new (
   model: object,
   port: number,
-) => { startServer(): void; _server: { close(cb: () => void): void; address(): AddressInfo | string | null } };
+) => {
+  _app: { listen(port: number, host: string, cb: () => void): Listening };
+  _server: Listening;
+  setRequestHandlers(): void;
+};
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 
@@ -26,9 +31,17 @@ describe("push delivery to web-push-testing", () => {
   let origin: string;
   beforeAll(async () => {
     const port = await freePort();
-    server = new WebPushTestingServer(new PushApiModel(), port);
-    server.startServer();
+    const model = new PushApiModel();
+    server = new WebPushTestingServer(model, port);
+    // startServer() would listen on every interface: this push service is for this machine only.
     origin = `http://127.0.0.1:${port}`;
+    await new Promise<void>((resolve) => {
+      server._server = server._app.listen(port, "127.0.0.1", resolve);
+    });
+    server.setRequestHandlers();
+    // The endpoints it hands out name the address it listens on (its own default says localhost).
+    model.notifyUrl = `${origin}/notify/`;
+    expect(server._server.address()).toMatchObject({ address: "127.0.0.1" });
     await waitFor(
       async () => (await fetch(`${origin}/status`, { method: "POST" }).catch(() => null))?.status,
       (s) => s === 200,
@@ -52,14 +65,15 @@ describe("push delivery to web-push-testing", () => {
   it("the mock push service verifies, decrypts and keeps the event's {title, body, url}", async () => {
     const { data } = await post("/subscribe", { userVisibleOnly: "true", applicationServerKey: vapid.publicKey });
     const subscription = data as { endpoint: string; keys: { p256dh: string; auth: string }; clientHash: string };
+    // Only on loopback: the service is never handed an endpoint outside this machine.
+    expect(subscription.endpoint.startsWith(`${origin}/notify/`)).toBe(true);
     const user = await t().signUp();
     const subscribed = await t().app.inject({
       method: "POST",
       url: "/api/notifications/subscriptions",
       headers: user.headers,
-      // The mock names itself localhost; the service's test resolver knows only addresses.
       payload: {
-        endpoint: subscription.endpoint.replace("localhost", "127.0.0.1"),
+        endpoint: subscription.endpoint,
         p256dh: subscription.keys.p256dh,
         auth: subscription.keys.auth,
       },
