@@ -27,8 +27,8 @@ import { requestForLog } from "./observability/request-log.js";
 import { requestObserver } from "./observability/request-metrics.js";
 import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
 import { registerOfrep } from "./ofrep/routes.js";
-import { registerProducerRoutes } from "./producers/routes.js";
 import { type RetentionOptions, startRetention } from "./producers/retention.js";
+import { registerProducerRoutes } from "./producers/routes.js";
 import { startDeliveryQueue } from "./push/delivery-queue.js";
 import type { PushService } from "./push/sender.js";
 import { registerRestRoutes } from "./rest/adapter.js";
@@ -331,11 +331,11 @@ export async function buildApp(deps: AppDeps) {
         push: deps.push,
         retryBaseMs: deps.deliveries?.retryBaseMs ?? 1000,
         pollMs: deps.deliveries?.pollMs,
+        leaseSeconds: deps.deliveries?.leaseSeconds,
         onError: (err) => app.log.warn({ err }, "push delivery queue: an attempt failed to run"),
       })
     : null;
   app.addHook("onClose", async () => queue?.stop());
-  registerProducerRoutes(app, { db: deps.db, push: deps.push, verifyKey, queued: () => queue?.wake() });
   const retention = deps.retention
     ? startRetention({
         ...deps.retention,
@@ -348,6 +348,7 @@ export async function buildApp(deps: AppDeps) {
       })
     : null;
   app.addHook("onClose", async () => retention?.stop());
+  registerProducerRoutes(app, { db: deps.db, push: deps.push, verifyKey, queued: () => queue?.wake() });
 
   const onFlagError = (err: unknown) => app.log.warn({ err }, "OFREP: reading a flag change failed");
   const flagChanges = createFlagChangeHub(deps.db, onFlagError, {
@@ -358,7 +359,6 @@ export async function buildApp(deps: AppDeps) {
   app.addHook("onClose", stopListening);
   await registerOfrep(app, {
     db: deps.db,
-        leaseSeconds: deps.deliveries?.leaseSeconds,
     verifyKey,
     limiter: createRateLimiter(memoryRateLimitStore, "ofrep", limits.ofrepPerKey),
     hub: flagChanges,
