@@ -3,6 +3,7 @@
 // alone, taking over another admin's account, making an admin of an account they control.
 import { describe, expect, it } from "vitest";
 import { proRestrictionStatus, pros } from "../../db/schema/index.js";
+import { ensureBootstrapAdmin } from "../../server/auth/admin-bootstrap.js";
 import { TEST_ORIGIN, TEST_PASSWORD, type TestUser, uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { auditMark } from "../helpers/audit.js";
 import { newProIds, PASSING_GATES } from "../helpers/fixtures.js";
@@ -270,5 +271,26 @@ describe("one admin cannot make an admin alone", () => {
     expect((await adminAct(t(), a, "set-role", { userId: b.id, role: "user" })).statusCode).toBe(200);
     expect(await roleOf(t(), b.id)).toBe("user");
     expect((await mark.since()).map((e) => e.action)).toEqual(["user.set_role"]);
+  });
+});
+
+describe("the first admins come from the deployment's configuration", () => {
+  it("the start-up admin is made an admin while approvals are required (no session: a separate trust domain)", async () => {
+    const email = `ops-${Date.now()}@test.local`;
+    const outcome = await ensureBootstrapAdmin(t().db.db, t().auth, { email, password: "a-long-admin-password", name: "Ops" });
+    expect(outcome.created).toBe(true);
+    expect(await roleOf(t(), outcome.userId)).toBe("admin");
+  });
+
+  it("a grant whose user was removed before approval is stale and makes nobody an admin", async () => {
+    const a = await t().signUp({ admin: true });
+    const b = t().caller(await t().signUp({ admin: true })).restriction;
+    const u = await t().signUp();
+    const { changeRequest } = (await adminAct(t(), a, "set-role", { userId: u.id, role: "admin" })).json() as {
+      changeRequest: { id: string };
+    };
+    expect((await adminAct(t(), a, "remove-user", { userId: u.id })).statusCode).toBe(200);
+    await expect(b.approveChangeRequest({ id: changeRequest.id })).rejects.toMatchObject({ kind: "CONFLICT" });
+    expect((await b.getChangeRequest({ id: changeRequest.id })).changeRequest.status).toBe("stale");
   });
 });
