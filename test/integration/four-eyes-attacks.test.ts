@@ -294,3 +294,17 @@ describe("the first admins come from the deployment's configuration", () => {
     expect((await b.getChangeRequest({ id: changeRequest.id })).changeRequest.status).toBe("stale");
   });
 });
+
+describe("no other door to the admin role", () => {
+  it("a user's own update-user cannot set a role", async () => {
+    const u = await t().signUp();
+    const res = await t().app.inject({
+      method: "POST",
+      url: "/api/auth/update-user",
+      headers: { ...u.headers, origin: TEST_ORIGIN, "content-type": "application/json" },
+      payload: { role: "admin" },
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(await roleOf(t(), u.id)).toBe("user");
+  });
+});
