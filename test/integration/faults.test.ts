@@ -18,7 +18,11 @@ const TIMEOUT_MS = 500;
 
 // One database and in-process app for the file (PGlite is slow to start); the SIGTERM test only takes its
 // database from it, on PostgreSQL.
-const t = useTestApp({ push: { vapid, allowHttpEndpoints: true, allowPrivateEndpoints: true, timeoutMs: TIMEOUT_MS, concurrency: 4 } });
+// The fan-out test gives one user 24 subscriptions, past the default cap of 20.
+const t = useTestApp({
+  push: { vapid, allowHttpEndpoints: true, allowPrivateEndpoints: true, timeoutMs: TIMEOUT_MS, concurrency: 4 },
+  limits: { pushSubscriptionsPerUser: 24 },
+});
 
 describe("push service faults", () => {
   let push: LocalPushService;
