@@ -2,7 +2,7 @@
 // HTTP status, from whatever was thrown.
 import type { FastifyReply } from "fastify";
 import { toAppError } from "../errors/error-mapper.js";
-import { type AppError, type ErrorKind, type ErrorDetails, TooManyRequestsError, VapidNotConfiguredError } from "../errors/errors.js";
+import { type AppError, type ErrorDetails, type ErrorKind, TooManyRequestsError, VapidNotConfiguredError } from "../errors/errors.js";
 
 export type ErrorBody = {
   success: false;

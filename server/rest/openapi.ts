@@ -7,8 +7,8 @@ import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from "../http/idempotenc
 import { EVENTS_PATH } from "../producers/paths.js";
 import { eventBatchInput, eventBatchOutput, eventStatusOutput, producerEvent } from "../producers/schemas.js";
 import { inputSchemaOf, outputSchemaOf } from "../routers/index.js";
-import type { QueryField } from "./query.js";
 import { KEY_CREATED_MESSAGE } from "./api-key-replay.js";
+import type { QueryField } from "./query.js";
 import { type RestRoute, restRoutes } from "./routes.js";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -380,7 +380,8 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
           type: "object",
           required: ["success", "error"],
           additionalProperties: false,
-          description: "A replay of a key's creation (same Idempotency-Key): the key made, never its secret again (docs/api.md#service-api-keys)",
+          description:
+            "A replay of a key's creation (same Idempotency-Key): the key made, never its secret again (docs/api.md#service-api-keys)",
           properties: {
             success: { const: false },
             error: {
@@ -413,9 +414,13 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
         E500TestPush: errorResponse("500", "INTERNAL_ERROR, or the bare VapidNotConfigured body when push is not configured", {
           anyOf: [{ $ref: "#/components/schemas/Error" }, { $ref: "#/components/schemas/VapidNotConfigured" }],
         }),
-        E409KeyCreated: errorResponse("409", "CONFLICT: a request with the same Idempotency-Key is still running, or it made a key (KeyCreatedReplay)", {
-          anyOf: [{ $ref: "#/components/schemas/Error" }, { $ref: "#/components/schemas/KeyCreatedReplay" }],
-        }),
+        E409KeyCreated: errorResponse(
+          "409",
+          "CONFLICT: a request with the same Idempotency-Key is still running, or it made a key (KeyCreatedReplay)",
+          {
+            anyOf: [{ $ref: "#/components/schemas/Error" }, { $ref: "#/components/schemas/KeyCreatedReplay" }],
+          },
+        ),
       },
     },
   };

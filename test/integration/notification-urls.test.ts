@@ -7,7 +7,12 @@ import { notificationEvents, notifications } from "../../db/schema/index.js";
 import { useTestApp } from "../helpers/app.js";
 import { eventFor, producer } from "../helpers/producers.js";
 
-const REFUSED = ["javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "//evil.example/x", "http://example.com/"];
+const REFUSED = [
+  "javascript:alert(document.cookie)",
+  "data:text/html,<script>alert(1)</script>",
+  "//evil.example/x",
+  "http://example.com/",
+];
 const RULE = "must be an absolute https: URL or a path starting with / (not // or /\\)";
 
 describe("the links a notification may carry", () => {
@@ -50,7 +55,8 @@ describe("the links a notification may carry", () => {
   it("tRPC test endpoint: BAD_REQUEST naming url; an https link and an app path are kept", async () => {
     const admin = await t().signUp({ admin: true });
     const user = await t().signUp();
-    const send = (url: string) => t().caller(admin).notifications.testInApp({ type: "system.test", title: "Hi", targetUserId: user.id, url });
+    const send = (url: string) =>
+      t().caller(admin).notifications.testInApp({ type: "system.test", title: "Hi", targetUserId: user.id, url });
     await expect(send("javascript:alert(1)")).rejects.toMatchObject({ code: "BAD_REQUEST", details: [{ field: "url", message: RULE }] });
     expect((await send("https://example.com/x")).notification.data).toEqual({ url: "https://example.com/x" });
     expect((await send("/inbox")).notification.data).toEqual({ url: "/inbox" });

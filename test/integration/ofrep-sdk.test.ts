@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ofrepStreamsOpen } from "../../server/observability/metrics.js";
 import { insertApiKey } from "../helpers/api-keys.js";
 import { useTestApp } from "../helpers/app.js";
-import { freePort } from "../helpers/net.js";
 import { adminRestrictionApi, freshId, passedCohort, registeredPro } from "../helpers/fixtures.js";
+import { freePort } from "../helpers/net.js";
 import { FLAG } from "../helpers/ofrep.js";
 import { waitFor } from "../helpers/wait.js";
 

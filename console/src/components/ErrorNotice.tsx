@@ -7,7 +7,9 @@ type FieldIssue = { field: string; message: string };
 function describe(error: unknown): { message: string; details: FieldIssue[] } {
   if (error instanceof TRPCClientError) {
     const data = (error as TRPCClientError<AppRouter>).data;
-    return { message: error.message, details: data?.details ?? [] };
+    // A list of fields at fault; a 503 whose outcome is unknown carries an object instead, and says so in its message.
+    const details = data?.details;
+    return { message: error.message, details: Array.isArray(details) ? details : [] };
   }
   if (error instanceof Error) return { message: error.message, details: [] };
   return { message: "Something went wrong", details: [] };
