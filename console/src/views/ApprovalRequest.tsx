@@ -7,6 +7,7 @@ import { TRPCClientError } from "@trpc/client";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "wouter";
 import { MAX_CHANGE_REQUEST_TEXT_LENGTH } from "../../../server/routers/restriction/limits.js";
+import { impactOfProActivation } from "../../../server/routers/restriction/pro-impact.js";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { IdList } from "../components/IdList.js";
@@ -17,16 +18,7 @@ import { useSession } from "../session.js";
 import { approveLabel, type ChangeRequest, describeRequest, differences, type Impact, subjectOf } from "./changeRequests.js";
 
 /** A pro's activation as it would be now, in the shape of the request's preview. */
-const proImpactNow = (proId: string, on: boolean): Impact => ({
-  action: "activate",
-  cohortId: null,
-  blockedBy: null,
-  turnOn: on ? [] : [proId],
-  turnOff: [],
-  unchanged: on ? [proId] : [],
-  unknownPros: [],
-  alsoInOtherActiveCohorts: [],
-});
+const proImpactNow = (proId: string, on: boolean): Impact => impactOfProActivation(proId, on);
 
 const MAX_COMMENT = MAX_CHANGE_REQUEST_TEXT_LENGTH;
 

@@ -9,6 +9,7 @@ import { AppError, notFound } from "../../errors/errors.js";
 import type { AuthedContext, HandlerArgs } from "../types.js";
 import { lockStatuses, writeFlags } from "./flags.js";
 import type { Impact } from "./impact.js";
+import { impactOfProActivation } from "./pro-impact.js";
 
 export type ProStatus = {
   proId: string;
@@ -88,17 +89,7 @@ export async function proActivationImpact(tx: DbOrTx, proId: string, lock = fals
   const stored = lock
     ? (await lockStatuses(tx, [proId])).get(proId)
     : (await tx.select().from(proRestrictionStatus).where(eq(proRestrictionStatus.proId, proId)))[0];
-  const on = stored?.restrictionActive ?? false;
-  return {
-    action: "activate",
-    cohortId: null,
-    blockedBy: null,
-    turnOn: on ? [] : [proId],
-    turnOff: [],
-    unchanged: on ? [proId] : [],
-    unknownPros: [],
-    alsoInOtherActiveCohorts: [],
-  };
+  return impactOfProActivation(proId, stored?.restrictionActive ?? false);
 }
 
 const setProFlag = (ctx: AuthedContext, proId: string, restrictionActive: boolean, details: Record<string, unknown> | null = null) =>
