@@ -13,7 +13,8 @@ import { freshId, insertCohort, type Personas, PUSH_KEYS, registeredPro } from "
 import type { Json, ProcedurePath, WireOutput } from "./rest.js";
 
 /** Every kind of caller: no credentials, an expired session, a forged token, and three signed-in people. */
-export const PERSONAS = ["anonymous", "expired", "forged", "user", "other", "admin"] as const;
+/** `impersonation`: an admin's impersonation session of `user`, which answers as `user` does, never as an admin. */
+export const PERSONAS = ["anonymous", "expired", "forged", "user", "other", "admin", "impersonation"] as const;
 export type Persona = (typeof PERSONAS)[number];
 
 /**
@@ -279,8 +280,9 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
       access: "user",
       prepare: async ({ as }) => ({
         input: { endpoint: freshEndpoint(), ...PUSH_KEYS },
-        // The subscription is the caller's own, whoever they are.
-        after: (data) => expect(data.subscription.userId).toBe(context().callers[as as keyof Personas].id),
+        // The subscription is the caller's own, whoever they are (under impersonation, the user impersonated).
+        after: (data) =>
+          expect(data.subscription.userId).toBe(context().callers[(as === "impersonation" ? "user" : as) as keyof Personas].id),
       }),
     },
     "notifications.unsubscribe": {

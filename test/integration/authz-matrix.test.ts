@@ -14,6 +14,7 @@ import { appRouter } from "../../server/routers/index.js";
 import { type TestUser, useTestApp } from "../helpers/app.js";
 import { type Access, PERSONAS, type Persona, type ProcedureRow, procedureRows, restRows } from "../helpers/authz-rows.js";
 import { freshId, type Personas, signUpPersonas } from "../helpers/fixtures.js";
+import { impersonate } from "../helpers/four-eyes.js";
 import type { Json } from "../helpers/rest.js";
 import { snapshotTables } from "../helpers/snapshot.js";
 
@@ -27,6 +28,8 @@ function expectedCell(access: Access, persona: Persona): Expected {
   if (persona === "anonymous" || persona === "expired" || persona === "forged") {
     return { outcome: "refused", status: 401, code: "UNAUTHORIZED" };
   }
+  // An impersonation session acts as the user impersonated, with that user's rights and no more.
+  if (persona === "impersonation") return expectedCell(access, "user");
   if (access === "admin" && persona !== "admin") return { outcome: "refused", status: 403, code: "FORBIDDEN" };
   if (access === "owner" && persona === "other") {
     return { outcome: "refused", status: 403, code: "FORBIDDEN", message: "Access denied" };
@@ -43,9 +46,12 @@ describe("authorization matrix", () => {
   let expiredSession: typeof sessions.$inferSelect;
   /** A user no cell subscribes: the target of testPush, so no push ever leaves the process. */
   let quietUserId: string;
+  /** The admin's impersonation session of `user`. */
+  let impersonation: TestUser;
 
   beforeAll(async () => {
     callers = await signUpPersonas(t());
+    impersonation = await impersonate(t(), callers.admin, callers.user);
     expiredAdmin = await t().signUp({ admin: true });
     const [session] = await t().db.db.select().from(sessions).where(eq(sessions.userId, expiredAdmin.id));
     expiredSession = { ...session!, expiresAt: new Date(Date.now() - 60_000) };
@@ -83,6 +89,8 @@ describe("authorization matrix", () => {
           authorization: `Bearer ${randomBytes(24).toString("base64url").slice(0, 32)}`,
           cookie: `better-auth.session_token=${randomBytes(24).toString("base64url")}.${randomBytes(32).toString("base64url")}`,
         };
+      case "impersonation":
+        return impersonation.headers;
       default:
         return callers[as].headers;
     }
@@ -186,7 +194,7 @@ describe("authorization matrix", () => {
     };
   }
 
-  /** Runs the six cells of one row; every cell is checked even when an earlier one failed. */
+  /** Runs the seven cells of one row; every cell is checked even when an earlier one failed. */
   async function runRow(
     label: string,
     row: ProcedureRow,
@@ -195,7 +203,7 @@ describe("authorization matrix", () => {
   ) {
     for (const as of PERSONAS) {
       const where = `${label} × ${as}`;
-      const subject = as === "user" || as === "admin" ? callers[as] : callers.user;
+      const subject = as === "admin" ? callers.admin : callers.user;
       const { input, after } = await row.prepare({ as, subject });
       const expected = expectedCell(row.access, as);
       const before = expected.outcome === "refused" ? await snapshotTables(db()) : undefined;
