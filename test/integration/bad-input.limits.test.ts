@@ -54,14 +54,14 @@ describe("limits and page bounds on the REST routes", () => {
       { key: `DELETE ${N}/bulk`, body: { ids: [times("i", 101)] }, field: "ids" },
       {
         key: `POST ${N}/test/in-app`,
-        body: { ...inApp, type: times("t", 100), body: times("b", 2000), url: times("u", 2048) },
+        body: { ...inApp, type: times("t", 100), body: times("b", 2000), url: `/${times("u", 2047)}` },
         status: 200,
       },
       { key: `POST ${N}/test/in-app`, body: { ...inApp, type: times("t", 101) }, field: "type" },
       { key: `POST ${N}/test/in-app`, body: { ...inApp, title: times("t", 200) }, status: 200 },
       { key: `POST ${N}/test/in-app`, body: { ...inApp, title: times("t", 201) }, field: "title" },
       { key: `POST ${N}/test/in-app`, body: { ...inApp, body: times("b", 2001) }, field: "body" },
-      { key: `POST ${N}/test/in-app`, body: { ...inApp, url: times("u", 2049) }, field: "url" },
+      { key: `POST ${N}/test/in-app`, body: { ...inApp, url: `/${times("u", 2048)}` }, field: "url" },
       { key: `DELETE ${N}/subscriptions`, body: { endpoint: times("e", 2048) }, status: 200 },
       { key: `DELETE ${N}/subscriptions`, body: { endpoint: times("e", 2049) }, field: "endpoint" },
       // PostgreSQL text cannot hold NUL: refused as a field, never stored or answered with a 500.
