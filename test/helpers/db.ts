@@ -1,6 +1,7 @@
 // A migrated database for one test file: in-memory PGlite, or (TEST_DB=postgres) a fresh database
 // created on the server of TEST_DATABASE_URL and dropped afterwards.
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { createDb, type DbHandle } from "../../db/client.js";
 import { dbMetrics } from "../../server/observability/metrics.js";
@@ -68,4 +69,12 @@ export async function openTestDb(options: { migrated?: boolean; queryTimeoutSeco
       await admin.end();
     },
   };
+}
+
+/** PostgreSQL: a session of its own on a test file's database, to hold locks or end backends beside the app. */
+export async function otherSession(testDb: TestDb, max = 1): Promise<postgres.Sql> {
+  const [row] = (await testDb.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${row!.name}`;
+  return postgres(url.toString(), { max, onnotice: () => {} });
 }

@@ -4,11 +4,11 @@
 // takes p1 and waits on p2, then the other session asks for p1. Only the activation's deadlock check runs in
 // time (the other session's deadlock_timeout is long), so the activation is the one rolled back.
 import { inArray, sql } from "drizzle-orm";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proRestrictionStatus, pros } from "../../db/schema/index.js";
 import { uniqueCohortNumber, useTestApp } from "../helpers/app.js";
-import { testDbKind } from "../helpers/db.js";
+import { otherSession, testDbKind } from "../helpers/db.js";
 import { newProIds, PASSING_GATES } from "../helpers/fixtures.js";
 import { waitFor } from "../helpers/wait.js";
 
@@ -20,10 +20,7 @@ describe("a deadlock between a cohort's activation and another session (PostgreS
   const t = useTestApp();
   let other: postgres.Sql;
   beforeAll(async () => {
-    const [row] = (await t().db.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${row!.name}`;
-    other = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    other = await otherSession(t().db);
   });
   afterAll(async () => {
     await other?.end();

@@ -2,11 +2,12 @@
 // (docs/api.md#push-subscriptions). Forced: a second session holds the user's oldest subscription row, so
 // both subscribes are in flight together (each upserted its own row, or waiting for the other) before
 // either can deactivate anything.
-import { and, eq, sql } from "drizzle-orm";
-import postgres from "postgres";
+import { and, eq } from "drizzle-orm";
+import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pushSubscriptions } from "../../db/schema/index.js";
 import { useTestApp } from "../helpers/app.js";
+import { otherSession } from "../helpers/db.js";
 import { subscribeAt } from "../helpers/push.js";
 import { waitFor } from "../helpers/wait.js";
 
@@ -16,10 +17,7 @@ describe("the push subscription cap under concurrent subscribes", () => {
   const t = useTestApp({ limits: { pushSubscriptionsPerUser: 3 } });
   let locker: postgres.Sql;
   beforeAll(async () => {
-    const [row] = (await t().db.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${row!.name}`;
-    locker = postgres(url.toString(), { max: 2, onnotice: () => {} });
+    locker = await otherSession(t().db, 2);
   });
   afterAll(async () => {
     await locker?.end();

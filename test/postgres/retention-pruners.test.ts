@@ -1,10 +1,8 @@
-// Every instance runs the retention job (docs/api.md#retention): two pruners at once neither fail nor wait on
-// each other. Forced: a second session holds some old rows as another pruner's batch would, mid-delete.
-import { sql } from "drizzle-orm";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pruneOnce } from "../../server/producers/retention.js";
 import { useTestApp } from "../helpers/app.js";
+import { otherSession } from "../helpers/db.js";
 import { agedEvent } from "../helpers/push.js";
 
 const NOW = new Date("2031-03-15T12:00:00Z");
@@ -14,10 +12,7 @@ describe("two pruners at once", () => {
   const t = useTestApp();
   let other: postgres.Sql;
   beforeAll(async () => {
-    const [row] = (await t().db.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${row!.name}`;
-    other = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    other = await otherSession(t().db);
   });
   afterAll(async () => {
     await other?.end();

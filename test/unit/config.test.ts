@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
 import webpush from "web-push";
-import { ConfigError, loadConfig } from "../../server/config.js";
+import { loadConfig } from "../../server/config.js";
+import { configErrorOf } from "../helpers/config.js";
 
-const errorOf = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as Error).message;
-  }
-  throw new Error("expected a ConfigError");
-};
+const errorOf = configErrorOf;
 
 describe("loadConfig", () => {
   it("defaults to the embedded database on 127.0.0.1:3000", () => {

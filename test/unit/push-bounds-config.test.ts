@@ -1,17 +1,10 @@
 // The push and retention settings of CONTRACT part four: PUSH_LEASE_SECONDS, PUSH_SUBSCRIPTIONS_PER_USER and
 // RETENTION_DAYS, their defaults, and one line naming each bad value.
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../server/config.js";
+import { loadConfig } from "../../server/config.js";
+import { configErrorOf } from "../helpers/config.js";
 
-const errorOf = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as Error).message;
-  }
-  throw new Error("expected a ConfigError");
-};
+const errorOf = configErrorOf;
 
 describe("push lease, subscriptions per user and retention settings", () => {
   it("default to a 30 s lease, 20 subscriptions per user and 30 days kept", () => {
