@@ -46,14 +46,15 @@ export const commitsCanBeLost = (db: object): boolean => overNetwork.has(db);
 /** Startup parameters for every connection of the pool: PostgreSQL's own bound, should this process not be there to cancel. */
 export function boundedConnection(timeoutMs: number): Record<string, string> {
   return {
-    statement_timeout: String(timeoutMs),
-    // Later than the deadline, so that while this process is there its own rollback comes first.
+    // A little later than the deadline: while this process is there, its own cancel comes first and alone
+    // (two cancels racing could land the second on whatever the connection runs next).
+    statement_timeout: String(timeoutMs + SERVER_GRACE_MS),
     idle_in_transaction_session_timeout: String(timeoutMs + SERVER_GRACE_MS),
   };
 }
 
-/** How long past the deadline PostgreSQL waits before it ends an idle transaction itself. */
-const SERVER_GRACE_MS = 2000;
+/** How long past the deadline PostgreSQL waits before it ends a statement or an idle transaction itself (before the driver gives the connection up, 2 s past it). */
+const SERVER_GRACE_MS = 1000;
 
 type Thenable<T> = PromiseLike<T> & { values(): Thenable<T> };
 
@@ -171,6 +172,8 @@ export function boundedSql(sql: Sql, timeoutMs: number): Sql {
       });
     } catch (err) {
       if (committing && lostConnection(err)) throw new OutcomeUnknownError(err);
+      // Cancelled at the deadline, whichever statement the cancel met (the ROLLBACK that followed, too).
+      if (state.doomed && wasCancelled(err)) throw new QueryTimeoutError("transaction", timeoutMs, err);
       throw err;
     } finally {
       clearTimeout(timer);
