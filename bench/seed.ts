@@ -124,14 +124,14 @@ export async function seedApiKey(
 ): Promise<string> {
   const secret = BENCH_API_KEY;
   await sql`
-    insert into api_keys (name, scopes, prefix, secret_hash, created_by_id, created_by_email, revoked_at)
-    select 'service ' || i, case when i % 2 = 0 then array['flags:read'] else array['notifications:write'] end,
+    insert into api_keys (name, producer, scopes, prefix, secret_hash, created_by_id, created_by_email, revoked_at)
+    select 'service ' || i, 'service ' || i, case when i % 2 = 0 then array['flags:read'] else array['notifications:write'] end,
            'rk_' || substr(md5(i::text), 1, 8), encode(sha256(convert_to('other key ' || i || random(), 'UTF8')), 'hex'),
            ${creator.id}, ${creator.email}, case when i % 10 = 0 then now() end
     from generate_series(1, 99) i`;
   await sql`
-    insert into api_keys (name, scopes, prefix, secret_hash, created_by_id, created_by_email)
-    values ('bench', ${[...scopes]}::text[], ${secret.slice(0, API_KEY_PREFIX_LENGTH)},
+    insert into api_keys (name, producer, scopes, prefix, secret_hash, created_by_id, created_by_email)
+    values ('bench', 'bench', ${[...scopes]}::text[], ${secret.slice(0, API_KEY_PREFIX_LENGTH)},
             ${createHash("sha256").update(secret).digest("hex")}, ${creator.id}, ${creator.email})`;
   return secret;
 }
