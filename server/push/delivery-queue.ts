@@ -192,6 +192,8 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
       }
       if (worked) continue;
       for (const resolve of idleWaiters.splice(0)) resolve();
+      // stop() may have come while this round ran, when there was no sleep to cut short yet.
+      if (!running) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollMs);
         wakeUp = () => {
