@@ -17,6 +17,7 @@ import postgres, { type Sql } from "postgres";
 import { boundedConnection, boundedSql, markCommitsCanBeLost } from "./deadline.js";
 import { lockPgliteFolder } from "./folder-lock.js";
 import { type DbObserver, instrumentDb } from "./observe.js";
+import { type Relay, type RelayOptions, startOutboxRelay } from "./outbox-relay.js";
 import { projectRoot } from "./project-root.js";
 import * as schema from "./schema/index.js";
 
@@ -77,9 +78,20 @@ export type DbHandle = {
       driver: "postgres";
       /** The postgres.js pool under `db`, for libraries that send their own SQL (the shared rate-limit counts). */
       client: Sql;
+      /**
+       * Starts this instance's candidate for relaying the change outbox (db/outbox-relay.ts): writers on
+       * PostgreSQL only record their changes, and without a relay no listener hears of them.
+       */
+      startRelay(options: RelayOptions): Relay;
     }
   | { driver: "pglite" }
 );
+
+/**
+ * PGlite announces each change with NOTIFY at once, in-process, as PostgreSQL did before the change outbox:
+ * one process has no commit flush to share and nobody to relay to (migration 0018's `announce()`).
+ */
+const announceAtOnce = ["-c", "rn.announce=notify"];
 
 /**
  * PGlite's own start parameters, and a smaller shared_buffers. initdb writes PostgreSQL's default of
@@ -90,7 +102,7 @@ export type DbHandle = {
  * (16MB: ~30%); a database that fits in the pool costs nothing more. Durability is unchanged: no WAL,
  * fsync or commit setting differs from PGlite's own.
  */
-const pgliteStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
+const pgliteStartParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB", ...announceAtOnce];
 
 /**
  * Creates the database of a new data folder in a child process. PGlite runs initdb in a second, temporary
@@ -173,6 +185,8 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
         });
         return () => request.unlisten();
       },
+      startRelay: (relayOptions) =>
+        startOutboxRelay(databaseUrl, { ...connection, connection: boundedConnection(timeoutMs) }, relayOptions),
       close: () => client.end({ timeout: 5 }),
     };
   }

@@ -7,6 +7,7 @@ import swaggerUi from "@fastify/swagger-ui";
 import { sql } from "drizzle-orm";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import type { Db, DbHandle } from "../db/client.js";
+import type { Relay, RelayOptions } from "../db/outbox-relay.js";
 import { apiKeyVerifier } from "./auth/api-keys.js";
 import { type Auth, mountAuth } from "./auth/better-auth.js";
 import type { Config } from "./config.js";
@@ -22,6 +23,7 @@ import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Wind
 import { securityHeaders } from "./http/security-headers.js";
 import { judgeWrite } from "./http/trusted-writes.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
+import { type RelaySettings, startChangeRelay } from "./live/relay.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
 import { requestForLog } from "./observability/request-log.js";
 import { requestObserver } from "./observability/request-metrics.js";
@@ -45,6 +47,12 @@ export type AppDeps = {
   db: Db;
   /** The database's change announcements (DbHandle.listen); without it live streams show only their first count. */
   listen?: DbHandle["listen"];
+  /**
+   * PostgreSQL: starts this instance's candidate for relaying the change outbox (DbHandle.startRelay);
+   * without a relay on some instance, PostgreSQL's changes are recorded but never announced.
+   */
+  startRelay?: (options: RelayOptions) => Relay;
+  relaySettings?: Partial<RelaySettings>;
   auth: Auth;
   push: PushService;
   /** Overrides the pino logger settings (tests pass false). */
@@ -296,6 +304,17 @@ export async function buildApp(deps: AppDeps) {
     });
   }
   mountAuth(app, deps.auth);
+
+  // On PostgreSQL writers only record their changes (migration 0018): this instance may be the one that
+  // announces them. Before anything listens, and closed after every listener has stopped.
+  const relay = deps.startRelay
+    ? startChangeRelay(
+        deps.startRelay,
+        (err) => app.log.warn({ err }, "change relay: a batch failed; it is tried again"),
+        deps.relaySettings,
+      )
+    : null;
+  app.addHook("onClose", async () => relay?.stop());
 
   const rateLimits = { testPush: createRateLimiter(rateLimitStore, "test-push", limits.testPush) };
   const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen, maxStreamsPerUser: limits.streamsPerUser });

@@ -58,6 +58,7 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       config,
       db: handle.db,
       listen: handle.listen,
+      startRelay: handle.driver === "postgres" ? handle.startRelay : undefined,
       auth,
       push,
       logger: options.logger,

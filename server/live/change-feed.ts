@@ -10,8 +10,25 @@ import { dbListenReconnects } from "../observability/metrics.js";
  */
 const RELISTEN_BURST_MS = 50;
 
+/**
+ * What one announcement names: a JSON array of changed ids (migration 0018; the outbox relay sends many in
+ * one NOTIFY). A bare string, from a NOTIFY sent by hand, names one.
+ */
+export function announcedItems(payload: string): string[] {
+  if (payload.startsWith("[")) {
+    try {
+      const items: unknown = JSON.parse(payload);
+      if (Array.isArray(items)) return items.filter((item): item is string => typeof item === "string");
+    } catch {
+      // Not JSON after all: taken as one id below.
+    }
+  }
+  return [payload];
+}
+
 export type ChannelFollower = {
-  onPayload(payload: string): void;
+  /** Called once per changed item an announcement names. */
+  onPayload(item: string): void;
   /** Brings what the channel feeds up to date: its announcements during the gap were missed. */
   catchUp(): Promise<void>;
   onError(err: unknown): void;
@@ -34,7 +51,10 @@ export async function followChannel(listen: DbHandle["listen"], channel: string,
     } while (again);
     running = false;
   };
-  const stop = await listen(channel, follower.onPayload, () => {
+  const onAnnouncement = (payload: string) => {
+    for (const item of announcedItems(payload)) follower.onPayload(item);
+  };
+  const stop = await listen(channel, onAnnouncement, () => {
     if (running) again = true;
     if (running || burst) return;
     dbListenReconnects.inc({ channel });

@@ -82,6 +82,33 @@ export const dbListenReconnects = new Counter({
   registers: [registry],
 });
 
+/** The change outbox's relay (db/outbox-relay.ts, docs/scaling.md "The change outbox"). */
+export const changeRelayOwner = new Gauge({
+  name: "change_relay_owner",
+  help: "1 while this instance is the one relaying the change outbox of its database (exactly one instance should be)",
+  registers: [registry],
+});
+
+export const changeOutboxLag = new Gauge({
+  name: "change_outbox_lag_seconds",
+  help: "Age of the oldest change not yet announced to listeners, as this instance last saw it (0 when none)",
+  registers: [registry],
+});
+
+export const changeRelayBatchRows = new Histogram({
+  name: "change_relay_batch_rows",
+  help: "Outbox rows (one per changing statement) announced together by one relay statement",
+  buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000],
+  registers: [registry],
+});
+
+export const changeRelayAnnounced = new Counter({
+  name: "change_relay_announced_total",
+  help: "Changed items (users, sessions, keys, flag ranges) announced by this instance's relay, and the NOTIFYs that carried them",
+  labelNames: ["kind"] as const,
+  registers: [registry],
+});
+
 export const pushDeliveries = new Counter({
   name: "push_deliveries_total",
   help: "Web Push deliveries attempted, by result",

@@ -92,6 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
     db: db.db,
     listen: db.listen,
+    startRelay: db.driver === "postgres" ? db.startRelay : undefined,
     auth,
     push,
     logger: options.logger ?? false,

@@ -85,7 +85,7 @@ export async function revokeApiKey({ ctx, input }: HandlerArgs<{ id: string }>):
       after: view,
     });
     // At commit, every instance ends the event streams opened with this key (server/ofrep/changes.ts).
-    await tx.execute(sql`select pg_notify(${KEY_REVOKED_CHANNEL}, ${view.id})`);
+    await tx.execute(sql`select announce(${KEY_REVOKED_CHANNEL}, array[${view.id}]::text[])`);
     return { apiKey: view };
   });
 }

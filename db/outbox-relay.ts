@@ -1,0 +1,150 @@
+// The relay of the change outbox (issue V; why the outbox exists: migration 0018 and docs/scaling.md "The
+// change outbox"). Writers on PostgreSQL add a row to change_outbox instead of sending NOTIFY; the relay reads
+// committed rows in batches, announces each batch with one NOTIFY per channel (more when a payload would pass
+// NOTIFY's 8000-byte limit) and deletes the rows, all in one statement, so a batch is announced and removed
+// together or not at all. It deletes what it read rather than remembering the last id it saw: a row whose
+// transaction commits after a higher id's is simply found by a later batch, never skipped.
+//
+// Every instance runs a candidate; one relays at a time per database. The owner holds a session advisory
+// lock on a connection of its own; when its process dies PostgreSQL ends that session and frees the lock, and
+// another candidate takes it at its next try (TAKEOVER_MS). A frozen owner's idle connection is ended by
+// `idle_session_timeout`. Listeners re-read state on every announcement, so an announcement sent twice (a
+// relay that lost its lock mid-batch) costs a read, and nothing is lost.
+import postgres, { type Options } from "postgres";
+
+/** The relay's advisory lock: one per database (advisory locks belong to a database). */
+const RELAY_LOCK = 7_022_431_905_118;
+/** NOTIFY's payload limit is 8000 bytes; the JSON array of one chunk stays under it with room for the brackets. */
+const CHUNK_BYTES = 7800;
+
+export type RelayOptions = {
+  /** Pause between polls of an empty outbox. */
+  pollMs: number;
+  /** Rows announced per statement; a full batch is followed at once by the next. */
+  batchSize: number;
+  /** How often a candidate tries to become the relay. */
+  takeoverMs: number;
+  /** A batch was announced: its rows, distinct items and NOTIFYs sent. */
+  onBatch?(batch: RelayBatch): void;
+  /**
+   * The age in seconds of the oldest change not yet announced, as this instance last saw it: the relay at
+   * every poll, a candidate at every try to take over (so a database without a relay shows it growing).
+   */
+  onLag?(seconds: number): void;
+  /** This instance became, or stopped being, the relay. */
+  onOwnership?(owner: boolean): void;
+  onError(err: unknown): void;
+};
+
+export type RelayBatch = { rows: number; items: number; notifies: number };
+
+export type Relay = { stop(): Promise<void>; isOwner(): boolean };
+
+type BatchRow = { pid: number; rows: number; items: number; notifies: number; oldest_age: number | null };
+
+/**
+ * Starts a relay candidate on a connection of its own (`connectionOptions` as the pool's). Resolves at once;
+ * the first try to become the relay runs in the background.
+ */
+export function startOutboxRelay(databaseUrl: string, connectionOptions: Options<{}>, options: RelayOptions): Relay {
+  const sql = postgres(databaseUrl, {
+    ...connectionOptions,
+    max: 1,
+    idle_timeout: undefined,
+    connection: {
+      ...connectionOptions.connection,
+      application_name: "outbox-relay",
+      // A relay polls many times a second; a session idle this long belongs to a frozen process, whose lock
+      // must go to another instance.
+      idle_session_timeout: Math.max(5000, options.takeoverMs * 5),
+    },
+  });
+  let running = true;
+  let ownerPid: number | undefined;
+  let wake: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const setOwner = (pid: number | undefined) => {
+    const was = ownerPid !== undefined;
+    ownerPid = pid;
+    if (was !== (pid !== undefined)) options.onOwnership?.(pid !== undefined);
+  };
+
+  async function tryToOwn() {
+    const [row] = await sql<{ held: boolean; pid: number; lag: number | null }[]>`
+      select pg_try_advisory_lock(${RELAY_LOCK}) as held, pg_backend_pid() as pid,
+        (select extract(epoch from now() - created_at)::float8 from change_outbox order by id limit 1) as lag`;
+    options.onLag?.(Math.max(0, row?.lag ?? 0));
+    if (row?.held) setOwner(row.pid);
+  }
+
+  async function relayBatch(): Promise<number> {
+    // Only on the connection that holds the lock: after a reconnect (a new backend, no lock) nothing is taken.
+    const [row] = await sql<BatchRow[]>`
+      with batch as (
+        delete from change_outbox where id in (
+          select id from change_outbox where pg_backend_pid() = ${ownerPid!}
+          order by id limit ${options.batchSize} for update skip locked
+        )
+        returning channel, payloads, created_at
+      ), items as (
+        select distinct b.channel, i.item from batch b, unnest(b.payloads) as i(item)
+        where octet_length(i.item) < ${CHUNK_BYTES - 10}
+      ), sized as (
+        select channel, item, sum(octet_length(to_json(item)::text) + 1) over (partition by channel order by item) as upto
+        from items
+      ), chunks as (
+        select channel, json_agg(item)::text as payload from sized group by channel, div(upto - 1, ${CHUNK_BYTES})
+      ), sent as (
+        select count(pg_notify(channel, payload))::int as notifies from chunks
+      )
+      select pg_backend_pid() as pid, (select count(*) from batch)::int as rows, (select count(*) from items)::int as items,
+        (select notifies from sent) as notifies,
+        extract(epoch from now() - (select min(created_at) from batch))::float8 as oldest_age`;
+    if (!row || row.pid !== ownerPid) {
+      setOwner(undefined);
+      return 0;
+    }
+    options.onLag?.(Math.max(0, row.oldest_age ?? 0));
+    if (row.rows > 0) options.onBatch?.({ rows: row.rows, items: row.items, notifies: row.notifies });
+    return row.rows;
+  }
+
+  const loop = (async () => {
+    while (running) {
+      try {
+        if (ownerPid === undefined) await tryToOwn();
+        if (ownerPid === undefined) {
+          await pause(options.takeoverMs);
+          continue;
+        }
+        const rows = await relayBatch();
+        if (!running) break;
+        if (rows < options.batchSize) await pause(ownerPid === undefined ? options.takeoverMs : options.pollMs);
+      } catch (err) {
+        // The connection broke (its lock went with it) or the statement failed: start over as a candidate.
+        setOwner(undefined);
+        if (running) options.onError(err);
+        if (running) await pause(options.takeoverMs);
+      }
+    }
+  })();
+
+  return {
+    isOwner: () => ownerPid !== undefined,
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+      setOwner(undefined);
+      // Ending the session frees the lock for another instance at once.
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
