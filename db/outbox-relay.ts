@@ -46,7 +46,11 @@ type BatchRow = { pid: number; rows: number; items: number; notifies: number; ol
  * Starts a relay candidate on a connection of its own (`connectionOptions` as the pool's). Resolves at once;
  * the first try to become the relay runs in the background.
  */
-export function startOutboxRelay(databaseUrl: string, connectionOptions: Options<{}>, options: RelayOptions): Relay {
+export function startOutboxRelay(
+  databaseUrl: string,
+  connectionOptions: Options<Record<string, postgres.PostgresType>>,
+  options: RelayOptions,
+): Relay {
   const sql = postgres(databaseUrl, {
     ...connectionOptions,
     max: 1,
