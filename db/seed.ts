@@ -1,30 +1,45 @@
 // `npm run db:seed`: demo data for the configured database. Safe to run twice: what exists is kept.
+// The admin is ADMIN_EMAIL / ADMIN_PASSWORD / ADMIN_NAME when set (as `npm start` reads them), else the demo one.
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { count, eq } from "drizzle-orm";
+import { adminFromEnv, isPasswordOf } from "./admin-account.js";
 import { categoryOf } from "./categories.js";
 import { createDb, type Db } from "./client.js";
 import { databaseSettings, describeDatabase } from "./config.js";
 import { exitIfFolderInUse } from "./folder-lock.js";
 import { accounts, communicationLogs, notifications, pros, users } from "./schema/index.js";
 
-const SEED_ADMIN = { name: "Demo Admin", email: "admin@example.com", password: "admin-password-123" };
-const SEED_USER = { name: "Demo User", email: "user@example.com", password: "user-password-123" };
+type Who = { name: string; email: string; password: string };
+const SEED_ADMIN: Who = { name: "Demo Admin", email: "admin@example.com", password: "admin-password-123" };
+const SEED_USER: Who = { name: "Demo User", email: "user@example.com", password: "user-password-123" };
 const PRO_COUNT = 300;
+
+/** A refusal the operator can act on: one line, nothing written. */
+class SeedRefused extends Error {}
 
 /**
  * A demo account that signs in with e-mail and password: the rows better-auth's sign-up writes (a user and
- * its credential account, the password hashed as better-auth hashes it), made here without the server.
+ * its credential account, the password hashed as better-auth hashes it), made here without the server. An
+ * existing account keeps its password; `samePassword` says whether it is the one given.
  */
-async function ensureUser(db: Db, who: typeof SEED_USER, role: string) {
+async function ensureUser(db: Db, who: Who, role: string, { promote }: { promote: boolean }) {
   const [existing] = await db.select().from(users).where(eq(users.email, who.email));
   if (existing) {
-    if (existing.role !== role) await db.update(users).set({ role }).where(eq(users.id, existing.id));
-    return existing;
+    if (existing.role !== role) {
+      // As at start-up: an address from ADMIN_EMAIL never makes someone else's account an admin.
+      if (!promote) {
+        throw new SeedRefused(
+          `ADMIN_EMAIL: ${who.email} belongs to an existing account that is not an admin; the seed never promotes it (choose another address)`,
+        );
+      }
+      await db.update(users).set({ role }).where(eq(users.id, existing.id));
+    }
+    return { user: existing, created: false, samePassword: await isPasswordOf(db, existing.id, who.password) };
   }
   const id = randomUUID();
-  return db.transaction(async (tx) => {
-    const [user] = await tx.insert(users).values({ id, name: who.name, email: who.email, role }).returning();
+  const user = await db.transaction(async (tx) => {
+    const [made] = await tx.insert(users).values({ id, name: who.name, email: who.email, role }).returning();
     await tx.insert(accounts).values({
       id: randomUUID(),
       accountId: id,
@@ -32,17 +47,38 @@ async function ensureUser(db: Db, who: typeof SEED_USER, role: string) {
       userId: id,
       password: await hashPassword(who.password),
     });
-    return user!;
+    return made!;
   });
+  return { user, created: true, samePassword: true };
 }
 
-const settings = databaseSettings();
+/** How the seed names an account's password: never a password it was given in the environment. */
+function accountLine(label: string, account: Awaited<ReturnType<typeof ensureUser>>, email: string, password: string, resetHint: string) {
+  const id = `id ${account.user.id}${account.created ? ", made now" : ", already there"}`;
+  if (account.samePassword) return `  ${label}  ${email} / ${password}  (${id})`;
+  return `  ${label}  ${email}: ${password} is not its password, which the seed keeps (${resetHint})  (${id})`;
+}
+
+let envAdmin: ReturnType<typeof adminFromEnv>;
+let settings: ReturnType<typeof databaseSettings>;
+try {
+  envAdmin = adminFromEnv();
+  settings = databaseSettings();
+  if (envAdmin?.email === SEED_USER.email)
+    throw new Error(`ADMIN_EMAIL: ${SEED_USER.email} is the seed's demo user; choose another address`);
+} catch (err) {
+  console.error((err as Error).message);
+  process.exit(1);
+}
 const handle = await createDb(settings).catch(exitIfFolderInUse);
 try {
   await handle.migrate();
   const { db } = handle;
-  const admin = await ensureUser(db, SEED_ADMIN, "admin");
-  const user = await ensureUser(db, SEED_USER, "user");
+  const adminWho: Who = envAdmin ? { name: envAdmin.name ?? "Admin", email: envAdmin.email, password: envAdmin.password } : SEED_ADMIN;
+  const adminAccount = await ensureUser(db, adminWho, "admin", { promote: !envAdmin });
+  const admin = adminAccount.user;
+  const userAccount = await ensureUser(db, SEED_USER, "user", { promote: true });
+  const user = userAccount.user;
 
   const proRows = Array.from({ length: PRO_COUNT }, (_, i) => ({
     id: `pro-${String(i + 1).padStart(4, "0")}`,
@@ -78,9 +114,15 @@ try {
   }
 
   console.log(`Seeded ${describeDatabase(settings)}:`);
-  console.log(`  admin  ${SEED_ADMIN.email} / ${SEED_ADMIN.password}  (id ${admin.id})`);
-  console.log(`  user   ${SEED_USER.email} / ${SEED_USER.password}  (id ${user.id})`);
+  const adminPassword = envAdmin ? "the password in ADMIN_PASSWORD" : SEED_ADMIN.password;
+  const resetAdmin = `${envAdmin ? "" : "ADMIN_EMAIL=… ADMIN_PASSWORD=… "}npm run admin:reset-password sets it`;
+  console.log(accountLine("admin", adminAccount, adminWho.email, adminPassword, resetAdmin));
+  console.log(accountLine("user ", userAccount, SEED_USER.email, SEED_USER.password, "an admin sets it"));
   console.log(`  ${PRO_COUNT} pros (pro-0001 … pro-${String(PRO_COUNT).padStart(4, "0")}), communication logs, notifications`);
+} catch (err) {
+  if (!(err instanceof SeedRefused)) throw err;
+  console.error(err.message);
+  process.exitCode = 1;
 } finally {
   await handle.close();
 }
