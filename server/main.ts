@@ -1,15 +1,29 @@
 // Entry point: read config, open the database, build the app, listen (and serve metrics on METRICS_PORT);
 // drain on SIGTERM/SIGINT.
+import { pino } from "pino";
 import { FolderInUseError } from "../db/folder-lock.js";
+import { adminCount, passwordMismatchLine } from "./auth/admin-bootstrap.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { type MetricsServer, startMetricsServer } from "./observability/metrics.js";
 import { openService } from "./service.js";
 
 async function main() {
   const config = loadConfig();
+  const database = config.databaseUrl ? "PostgreSQL" : `PGlite (${config.pgliteDir})`;
+  // The app's logger exists only once the database is open; a first start migrates for a while before that.
+  pino({ level: config.logLevel }).info({ database }, "starting: opening the database and applying migrations");
   const { app, handle, bootstrap } = await openService(config);
   for (const warning of config.warnings) app.log.warn(warning);
   if (bootstrap?.created) app.log.info({ email: bootstrap.email }, "created the admin account from ADMIN_EMAIL");
+  if (bootstrap?.passwordMatches === false) app.log.warn(passwordMismatchLine(bootstrap.email, handle.driver === "pglite"));
+  const admins = await adminCount(handle.db);
+  if (admins === 0) {
+    app.log.warn(
+      `no admin account yet, so nobody can sign in to the console: start with ADMIN_EMAIL=you@example.com ADMIN_PASSWORD=<12+ characters> npm start, or ${handle.driver === "pglite" ? "stop the server and " : ""}run npm run db:seed`,
+    );
+  } else {
+    app.log.info(`admin accounts: ${admins}`);
+  }
   let metrics: MetricsServer | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -38,7 +52,7 @@ async function main() {
     app.log.info(`metrics on ${metrics.url}`);
   }
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ database: handle.driver === "pglite" ? `PGlite (${config.pgliteDir})` : "PostgreSQL" }, `serving on ${config.baseUrl}`);
+  app.log.info({ database }, `serving on ${config.baseUrl}; the operator console is at ${config.baseUrl}/console`);
 }
 
 main().catch((err) => {
