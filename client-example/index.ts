@@ -5,7 +5,11 @@
 //   npm run example -- --url http://127.0.0.1:3000 --email admin@example.com --password admin-password-123
 //
 // Defaults match `npm run db:seed`; API_URL, ADMIN_EMAIL and ADMIN_PASSWORD override them too.
-import { createECDH, randomBytes } from "node:crypto";
+//
+// It runs against your server and leaves its data as it found it: it reads cohorts and previews a new one
+// instead of creating it (a cohort cannot be deleted, and its number would stay taken), registers no push
+// subscription (only a browser has a real one), deletes the one notification it sends itself, and signs
+// out. What stays is the audit trail's record of that notification (the trail is append-only).
 import { parseArgs } from "node:util";
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink, TRPCClientError } from "@trpc/client";
 import { EventSource } from "eventsource";
@@ -30,15 +34,68 @@ async function signIn(baseUrl: string, email: string, password: string): Promise
     headers: { "content-type": "application/json", origin: new URL(baseUrl).origin },
     body: JSON.stringify({ email, password }),
   });
-  if (!res.ok) throw new Error(`sign-in failed (${res.status}): ${await res.text()}`);
+  if (!res.ok) {
+    throw new Error(
+      `sign-in as ${email} failed (${res.status}): ${await res.text()}\nThe example signs in with --email and --password, else ADMIN_EMAIL and ADMIN_PASSWORD, else the seed's admin@example.com / admin-password-123.`,
+    );
+  }
   const { token, user } = (await res.json()) as { token: string; user: { id: string } };
   return { token, userId: user.id };
+}
+
+/** Ends the session the example signed in with. */
+async function signOut(baseUrl: string, token: string): Promise<void> {
+  const res = await fetch(new URL("/api/auth/sign-out", baseUrl), {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, origin: new URL(baseUrl).origin },
+  });
+  if (!res.ok) throw new Error(`sign-out failed (${res.status}): ${await res.text()}`);
+}
+
+type Api = ReturnType<typeof createTRPCClient<AppRouter>>;
+
+/** The tRPC subscription `notifications.onUnreadCount`, read one value at a time. */
+function liveUnreadCount(api: Api) {
+  const arrived: number[] = [];
+  const waiting: { resolve: (count: number) => void; reject: (err: unknown) => void }[] = [];
+  let failure: unknown = null;
+  const subscription = api.notifications.onUnreadCount.subscribe(undefined, {
+    onData: ({ count }) => {
+      const next = waiting.shift();
+      if (next) next.resolve(count);
+      else arrived.push(count);
+    },
+    onError: (err) => {
+      failure = err;
+      for (const next of waiting.splice(0)) next.reject(err);
+    },
+  });
+  return {
+    next: () =>
+      new Promise<number>((resolve, reject) => {
+        if (arrived.length) resolve(arrived.shift()!);
+        else if (failure) reject(failure);
+        else waiting.push({ resolve, reject });
+      }),
+    stop: () => subscription.unsubscribe(),
+  };
 }
 
 async function main() {
   const { token, userId } = await signIn(args.url, args.email, args.password);
   step("signed in", { email: args.email });
+  try {
+    await walkThrough(token, userId);
+  } finally {
+    await signOut(args.url, token);
+  }
+  step(
+    "left as found",
+    "no cohort created, no push subscription registered, the notification it sent itself deleted, signed out (the audit trail keeps its notification.test_in_app event)",
+  );
+}
 
+async function walkThrough(token: string, userId: string) {
   const url = new URL("/trpc", args.url).toString();
   const authorization = `Bearer ${token}`;
   const api = createTRPCClient<AppRouter>({
@@ -60,22 +117,40 @@ async function main() {
     ],
   });
 
-  const cohort = await api.restriction.createCohort.mutate({
-    cohortNumber: Math.floor(Date.now() / 1000) % 1_000_000_000,
-    proIds: ["pro-0001", "pro-0002", "pro-0003"],
-  });
+  const cohorts = await api.restriction.listCohorts.query();
+  const latest = cohorts.at(-1);
+  const nextNumber = (latest?.cohortNumber ?? 0) + 1;
   // Dates arrive as Date objects (superjson), as the client's types say.
-  step("cohort created", { ...cohort, createdAtIsDate: cohort.createdAt instanceof Date });
+  step("cohorts", {
+    count: cohorts.length,
+    latest: latest ? { cohortNumber: latest.cohortNumber, status: latest.status, createdAtIsDate: latest.createdAt instanceof Date } : null,
+  });
+  if (latest) {
+    // What activating it would do now, and what would block it: a read.
+    const impact = await api.restriction.previewCohort.query({ id: latest.id, action: "activate" });
+    step(`activating cohort ${latest.cohortNumber} would`, {
+      turnOn: impact.turnOn.length,
+      unchanged: impact.unchanged.length,
+      blockedBy: impact.blockedBy,
+    });
+  }
 
-  const check = await api.restriction.checkGates.mutate({ id: cohort.id, responseRate: 0.42, comparisonsDone: 12 });
-  step("gate check", check);
+  // What creating a cohort would meet, without creating it.
+  const proIds = ["pro-0001", "pro-0002", "pro-0003"];
+  const preview = await api.restriction.previewNewCohort.mutate({ cohortNumber: nextNumber, proIds });
+  step(`a new cohort ${nextNumber} of ${proIds.join(", ")} (previewed, not created)`, preview);
 
+  // How a refusal arrives: a TRPCClientError with the REST code and the fields at fault. Nothing is written.
   try {
-    await api.restriction.activateCohort.mutate({ id: cohort.id });
-    step("activation", "unexpectedly allowed");
+    await api.restriction.createCohort.mutate({ cohortNumber: 0, proIds: [] });
+    step("refused cohort", "unexpectedly created");
   } catch (err) {
     if (!(err instanceof TRPCClientError)) throw err;
-    step("activation blocked", { code: err.data?.appCode, message: err.message });
+    step("a refused cohort (cohortNumber 0, no pros)", {
+      code: err.data?.appCode,
+      status: err.data?.httpStatus,
+      details: err.data?.details,
+    });
   }
 
   const inbox = await api.notifications.list.query({ page: 1, limit: 5 });
@@ -87,31 +162,26 @@ async function main() {
   const { count } = await api.notifications.unreadCount.query();
   step("unread count", count);
 
-  // The live badge: the count on subscribing, then after every change (here, a notification to ourselves).
-  const sendToSelf = () => api.notifications.testInApp.mutate({ type: "message.received", title: "Live badge", targetUserId: userId });
-  const live: number[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const subscription = api.notifications.onUnreadCount.subscribe(undefined, {
-      onData: ({ count }) => {
-        live.push(count);
-        if (live.length === 1) void sendToSelf().catch(reject);
-        if (live.length === 2) {
-          subscription.unsubscribe();
-          resolve();
-        }
-      },
-      onError: reject,
-    });
+  // The live badge: the count on subscribing, then after every change: a notification to ourselves, then its deletion.
+  const live = liveUnreadCount(api);
+  const onSubscribe = await live.next();
+  const { notification } = await api.notifications.testInApp.mutate({
+    type: "message.received",
+    title: "Live badge (the example deletes it)",
+    targetUserId: userId,
   });
-  step("live unread count", { onSubscribe: live[0], afterANewNotification: live[1] });
+  const afterANewNotification = await live.next();
+  await api.notifications.remove.mutate({ id: notification.id });
+  const afterDeletingIt = await live.next();
+  live.stop();
+  step("live unread count", { onSubscribe, afterANewNotification, afterDeletingIt });
 
-  // A browser gets these from PushManager.subscribe(); here, keys of the same shape.
-  const { subscription } = await api.notifications.subscribe.mutate({
-    endpoint: `https://push.example.com/send/${randomBytes(8).toString("hex")}`,
-    p256dh: createECDH("prime256v1").generateKeys().toString("base64url"),
-    auth: randomBytes(16).toString("base64url"),
-  });
-  step("push subscription registered", { id: subscription.id, endpoint: subscription.endpoint });
+  // Push subscriptions come from a browser's PushManager.subscribe() (README, "Subscribing a browser").
+  const [{ publicKey }, { subscriptions }] = await Promise.all([
+    api.notifications.vapidPublicKey.query(),
+    api.notifications.listSubscriptions.query(),
+  ]);
+  step("push", { configured: publicKey !== null, yourActiveSubscriptions: subscriptions.length });
 }
 
 main().catch((err) => {
