@@ -55,7 +55,8 @@ describe("start-up says what it does", () => {
 
   it("LOG_LEVEL=silent prints nothing, from start to stop", async () => {
     const server = await startServerProcess({ ...databaseEnv(), LOG_LEVEL: "silent" });
-    const exit = await server.stop();
+    await server.stop();
+    const exit = await server.exited;
     expect({ code: exit.code, stdout: exit.stdout, stderr: exit.stderr }).toEqual({ code: 0, stdout: "", stderr: "" });
   }, 120_000);
 
