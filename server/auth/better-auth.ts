@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
 import { auditAdminActs } from "../audit/admin-plugin.js";
+import { isProgramCall } from "../http/trusted-writes.js";
 import { fourEyesAdminActs } from "./four-eyes.js";
 
 export type AuthOptions = {
@@ -89,6 +90,9 @@ export function mountAuth(app: FastifyInstance, auth: Auth): void {
       // The request's id (the valid x-request-id sent, or one made here), kept with the audit events it causes.
       headers.set("x-request-id", request.id);
       headers.set(CLIENT_ADDRESS_HEADER, request.ip);
+      // A program's call (Node's fetch sends Sec-Fetch-Mode and no Origin) reaches better-auth as curl's does;
+      // anything a browser sends keeps better-auth's origin check (docs/api.md#browsers).
+      if (isProgramCall(request.headers)) for (const name of ["sec-fetch-mode", "sec-fetch-dest", "sec-fetch-user"]) headers.delete(name);
       const response = await auth.handler(new Request(url, { method: request.method, headers, body }));
       reply.status(response.status);
       response.headers.forEach((value, key) => {

@@ -45,3 +45,16 @@ export function judgeWrite(request: FastifyRequest, isTrustedOrigin: (origin: st
   if (hasBody(request) && mediaType(request.headers["content-type"]) !== "application/json") return "not-json";
   return "allowed";
 }
+
+/**
+ * Whether a call is a program's, not a web page's: it carries no cookie, no `Origin`, no `Referer` and no
+ * `Sec-Fetch-Site`. A browser sends `Origin` with every POST (`null` when it hides it) and `Sec-Fetch-Site` with
+ * each request whenever it sends any Fetch Metadata; Node's fetch sends `Sec-Fetch-Mode: cors` alone, which
+ * better-auth takes for a browser hiding its origin (403 MISSING_OR_NULL_ORIGIN) while it lets curl in.
+ * Such a call rides on nobody's session, and a page cannot make a browser send it (docs/api.md#browsers).
+ */
+export function isProgramCall(headers: FastifyRequest["headers"]): boolean {
+  return (
+    headers.cookie === undefined && headers.origin === undefined && headers.referer === undefined && headers["sec-fetch-site"] === undefined
+  );
+}
