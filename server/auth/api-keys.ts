@@ -20,6 +20,19 @@ export const newSecret = () => `${SECRET_PREFIX}${randomBytes(32).toString("base
 export const secretHash = (secret: string) => createHash("sha256").update(secret).digest("hex");
 export const secretPrefix = (secret: string) => secret.slice(0, API_KEY_PREFIX_LENGTH);
 
+/** Why a key was refused: the label of `ofrep_refusals_total` (docs/api.md#metrics). */
+export type KeyRefusalReason = "missing_key" | "unknown_key" | "revoked" | "expired" | "wrong_scope";
+
+/** A refused key: 401, or 403 for a missing scope, with the reason kept for counting. */
+export class ApiKeyRefusedError extends AppError {
+  constructor(
+    readonly reason: KeyRefusalReason,
+    message: string,
+  ) {
+    super(reason === "wrong_scope" ? "FORBIDDEN" : "UNAUTHORIZED", message);
+  }
+}
+
 /** A key that is known, not revoked and not expired. */
 export type VerifiedKey = { id: string; name: string; producer: string; scopes: readonly ApiKeyScope[] };
 
@@ -59,12 +72,12 @@ export function apiKeyVerifier(db: Db, onError: (err: unknown) => void) {
 
   /** The key this secret belongs to, or a 401 naming what is wrong with it. */
   return async function verify(secret: string | string[] | undefined): Promise<VerifiedKey> {
-    if (typeof secret !== "string" || secret === "") throw new AppError("UNAUTHORIZED", "An API key is required (X-API-Key)");
+    if (typeof secret !== "string" || secret === "") throw new ApiKeyRefusedError("missing_key", "An API key is required (X-API-Key)");
     const [key] = await keyBySecretHash(db).execute({ hash: secretHash(secret) });
-    if (!key) throw new AppError("UNAUTHORIZED", "Unknown API key");
+    if (!key) throw new ApiKeyRefusedError("unknown_key", "Unknown API key");
     const now = Date.now();
-    if (key.revokedAt) throw new AppError("UNAUTHORIZED", "This API key was revoked");
-    if (key.expiresAt && key.expiresAt.getTime() <= now) throw new AppError("UNAUTHORIZED", "This API key has expired");
+    if (key.revokedAt) throw new ApiKeyRefusedError("revoked", "This API key was revoked");
+    if (key.expiresAt && key.expiresAt.getTime() <= now) throw new ApiKeyRefusedError("expired", "This API key has expired");
     touch(key.id, key.lastUsedAt, now);
     return { id: key.id, name: key.name, producer: key.producer, scopes: key.scopes as ApiKeyScope[] };
   };
@@ -111,5 +124,5 @@ export async function keysStillValid(db: Db, ids: readonly string[]): Promise<Se
 
 /** A verified key without the scope a path needs: 403. */
 export function requireScope(key: VerifiedKey, scope: ApiKeyScope): void {
-  if (!key.scopes.includes(scope)) throw new AppError("FORBIDDEN", `This API key lacks the ${scope} scope`);
+  if (!key.scopes.includes(scope)) throw new ApiKeyRefusedError("wrong_scope", `This API key lacks the ${scope} scope`);
 }

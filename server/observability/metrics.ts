@@ -75,6 +75,30 @@ export const ofrepStreamsOpen = new Gauge({
   registers: [registry],
 });
 
+/** Why an OFREP request was refused (docs/api.md#what-a-reader-sees-when-its-key-is-refused). */
+export const OFREP_REFUSAL_REASONS = [
+  "missing_key",
+  "unknown_key",
+  "expired",
+  "revoked",
+  "wrong_scope",
+  "rate_limited",
+  "invalid_stream_url",
+] as const;
+export type OfrepRefusalReason = (typeof OFREP_REFUSAL_REASONS)[number];
+
+/**
+ * OFREP requests refused before any evaluation: a reader's SDK shows its user only a GENERAL error with no
+ * message, so this is where a misconfigured reader shows up. Every reason is exported from the start, at 0.
+ */
+export const ofrepRefusals = new Counter({
+  name: "ofrep_refusals_total",
+  help: "OFREP requests refused, by reason: missing_key, unknown_key, expired, revoked, wrong_scope (401/403), rate_limited (429), invalid_stream_url (an event stream URL expired or of a revoked key, 401)",
+  labelNames: ["reason"] as const,
+  registers: [registry],
+});
+for (const reason of OFREP_REFUSAL_REASONS) ofrepRefusals.inc({ reason }, 0);
+
 export const dbListenReconnects = new Counter({
   name: "db_listen_reconnects_total",
   help: "Times this instance listened again on a NOTIFY channel after its LISTEN connection was lost (each time, what the channel feeds is read afresh; the re-listens of one reconnection count once)",

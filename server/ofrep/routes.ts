@@ -4,13 +4,13 @@
 // an OpenFeature SDK's OFREP provider reads them as they are.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
-import { type ApiKeyVerifier, keyStillValid, requireScope, type VerifiedKey } from "../auth/api-keys.js";
+import { ApiKeyRefusedError, type ApiKeyVerifier, keyStillValid, requireScope, type VerifiedKey } from "../auth/api-keys.js";
 import { toAppError } from "../errors/error-mapper.js";
 import { AppError, TooManyRequestsError } from "../errors/errors.js";
 import { heartbeat, onClientLeave, startEventStream } from "../http/event-stream.js";
 import type { RateLimiter } from "../http/rate-limit.js";
 import { onSessionExpiry } from "../live/stream.js";
-import { ofrepStreamsOpen, streamOpened } from "../observability/metrics.js";
+import { type OfrepRefusalReason, ofrepRefusals, ofrepStreamsOpen, streamOpened } from "../observability/metrics.js";
 import { proStatusStatement } from "../routers/restriction/pros.js";
 import type { FlagChange, FlagChangeHub } from "./changes.js";
 import { type ContextProblem, type Evaluation, evaluate, FLAG_KEY, flagsEtag, matchesEtag, targetingKeyOf } from "./evaluation.js";
@@ -30,11 +30,32 @@ export type OfrepDeps = {
   publicBaseUrl: string;
 };
 
-/** OFREP's answer to an error that is not about the flag: its status, and `errorDetails` for a person. */
+/** An event stream URL that is no longer good (expired, or of a revoked key): 401. */
+class StreamUrlRefusedError extends AppError {
+  constructor() {
+    super("UNAUTHORIZED", "This event stream URL is not valid (expired, or its key was revoked): evaluate again for a new one");
+  }
+}
+
+/** Why a request was refused, when it was refused before any evaluation (ofrep_refusals_total). */
+function refusalReason(e: AppError): OfrepRefusalReason | null {
+  if (e instanceof ApiKeyRefusedError) return e.reason;
+  if (e instanceof TooManyRequestsError) return "rate_limited";
+  if (e instanceof StreamUrlRefusedError) return "invalid_stream_url";
+  return null;
+}
+
+/**
+ * OFREP's answer to an error that is not about the flag: its status, and `errorDetails` for a person (OFREP's
+ * general error body). OFREP gives 401 and 403 no body of their own; the OpenFeature providers read the status
+ * only, so the reason is also counted for the operator.
+ */
 function sendOfrepError(reply: FastifyReply, err: unknown): FastifyReply {
   const e = toAppError(err);
   if (e.status >= 500) reply.log.error({ err }, "OFREP request failed");
   if (e instanceof TooManyRequestsError) reply.header("retry-after", String(e.retryAfterSeconds));
+  const reason = refusalReason(e);
+  if (reason) ofrepRefusals.inc({ reason });
   return reply.status(e.status).send({ errorDetails: e.status >= 500 ? "An internal error occurred" : e.message });
 }
 
@@ -111,12 +132,7 @@ export async function registerOfrep(app: FastifyInstance, deps: OfrepDeps): Prom
       let key: { expiresAt: Date | null } | null;
       try {
         key = grant && (await keyStillValid(deps.db, grant.keyId));
-        if (!grant || !key) {
-          throw new AppError(
-            "UNAUTHORIZED",
-            "This event stream URL is not valid (expired, or its key was revoked): evaluate again for a new one",
-          );
-        }
+        if (!grant || !key) throw new StreamUrlRefusedError();
         await countRequest(deps, grant.keyId);
       } catch (err) {
         return sendOfrepError(reply, err);

@@ -52,7 +52,8 @@ describe("signing in from a program, and from another site's page", () => {
   });
 
   it("the headers Node's fetch sends, and curl's, sign in", async () => {
-    for (const headers of [{ "sec-fetch-mode": "cors" }, {}, { "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" }]) {
+    const programs: Record<string, string>[] = [{ "sec-fetch-mode": "cors" }, {}, { "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" }];
+    for (const headers of programs) {
       expect({ headers, status: (await signIn(headers)).statusCode }).toEqual({ headers, status: 200 });
     }
   });
