@@ -3,3 +3,10 @@
 // drizzle types reaching an app that imports AppRouter (test/consumer).
 
 export const deliveryStatuses = ["queued", "sent", "failed", "gone"] as const;
+
+/**
+ * Why an event queued no push delivery (docs/api.md#sending-notifications-from-a-service), recorded when it
+ * is received: the user turned push off for its category, the service has no VAPID keys, or the user had
+ * no active push subscription (checked in that order). Null when deliveries were queued.
+ */
+export const noPushReasons = ["push_off", "push_not_configured", "no_subscription"] as const;

@@ -5,12 +5,12 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { users } from "./auth.js";
 import { isOneOf } from "./checks.js";
-import { deliveryStatuses } from "./delivery-statuses.js";
+import { deliveryStatuses, noPushReasons } from "./delivery-statuses.js";
 import { pushSubscriptions } from "./notifications.js";
 
 const tz = { withTimezone: true } as const;
 
-export { deliveryStatuses } from "./delivery-statuses.js";
+export { deliveryStatuses, noPushReasons } from "./delivery-statuses.js";
 
 /**
  * One row per producer and eventId, kept RETENTION_DAYS (server/producers/retention.ts): a repeat within them
@@ -27,10 +27,13 @@ export const notificationEvents = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** The notification it made; null when the user takes no in-app notifications of its category. */
     notificationId: uuid("notification_id"),
+    /** Why no push was queued (noPushReasons); null when one was, or for an event received before 0019. */
+    noPush: text("no_push", { enum: noPushReasons }),
     createdAt: timestamp("created_at", tz).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ name: "notification_events_pkey", columns: [t.producer, t.eventId] }),
+    check("notification_events_no_push_valid", isOneOf(t.noPush, noPushReasons)),
     index("notification_events_created_idx").on(t.createdAt),
     // The admin deliveries view by user, newest first (and the user's removal).
     index("notification_events_user_idx").on(t.userId, t.createdAt.desc(), t.eventId.desc()),
