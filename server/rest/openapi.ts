@@ -8,6 +8,7 @@ import { EVENTS_PATH } from "../producers/paths.js";
 import { eventBatchInput, eventBatchOutput, eventStatusOutput, producerEvent } from "../producers/schemas.js";
 import { inputSchemaOf, outputSchemaOf } from "../routers/index.js";
 import { KEY_CREATED_MESSAGE } from "./api-key-replay.js";
+import { AUTH_TAG, authOpenApi } from "./openapi-auth.js";
 import type { QueryField } from "./query.js";
 import { type RestRoute, restRoutes } from "./routes.js";
 
@@ -30,6 +31,7 @@ const TAGS = [
     name: "Producers",
     description: "Other services send notifications to users with a service API key holding notifications:write.",
   },
+  AUTH_TAG,
 ] as const;
 
 const tagOf = (path: string): (typeof TAGS)[number]["name"] =>
@@ -349,6 +351,8 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
     paths[path][route.method.toLowerCase()] = operation(route, outputs.byProcedure[route.procedure] ?? {});
   }
   Object.assign(paths, producerPaths());
+  const auth = authOpenApi();
+  Object.assign(paths, auth.paths);
   return {
     openapi: "3.1.0",
     info: {
@@ -374,6 +378,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
       },
       schemas: {
         ...outputs.components,
+        ...auth.schemas,
         ProducerEvent: jsonSchemaOf(producerEvent, "input"),
         Error: errorSchema,
         KeyCreatedReplay: {

@@ -44,6 +44,8 @@ describe("the OpenAPI document, as tools read it", () => {
     expect(untyped).toEqual([]);
     // Every success answer's data is a named shape or an inline object, never the bare envelope of old.
     for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+      // better-auth's answers are its own bodies, no envelope (test/integration/openapi-auth.test.ts).
+      if (path.startsWith("/api/auth/")) continue;
       for (const [method, op] of Object.entries(ops)) {
         const success = Object.entries(op.responses as Record<string, Json>).find(([code]) => code.startsWith("2"))![1];
         const data = success.content["application/json"].schema.properties.data;
