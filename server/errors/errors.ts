@@ -39,10 +39,24 @@ export class AppError extends Error {
   }
 }
 
-/** The one exception (docs/api.md#errors): on REST it answers HTTP 500 with the bare body `{"error": "VAPID not configured"}`. */
+/** How to turn push on (docs/api.md#web-push-keys), each variable with what to put in it. */
+export const VAPID_SETUP: FieldIssue[] = [
+  { field: "VAPID_PUBLIC_KEY", message: "not set: the public key that `npx web-push generate-vapid-keys` prints" },
+  { field: "VAPID_PRIVATE_KEY", message: "not set: the private key it prints with it" },
+  {
+    field: "VAPID_SUBJECT",
+    message: "a mailto: or https: URL where push services can reach you; then restart the service (docs/api.md#web-push-keys)",
+  },
+];
+
+/**
+ * The one exception (docs/api.md#errors): on REST it answers HTTP 500 with the bare body `{"error": "VAPID not
+ * configured"}`, which the contract fixes word for word; tRPC's error also carries how to set the keys, in
+ * its details.
+ */
 export class VapidNotConfiguredError extends AppError {
   constructor() {
-    super("INTERNAL_ERROR", "VAPID not configured");
+    super("INTERNAL_ERROR", "VAPID not configured", VAPID_SETUP);
   }
 }
 

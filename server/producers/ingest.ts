@@ -16,6 +16,7 @@ import {
   users,
 } from "../../db/schema/index.js";
 import { urgencyOf } from "../push/retry.js";
+import { type NoPush, noPushReason } from "./no-push.js";
 import { type EventResult, type ProducerEvent, producerEvent } from "./schemas.js";
 
 type Checked = { index: number; event: ProducerEvent; category: Category };
@@ -79,7 +80,14 @@ export async function ingestEvents(
     /** The notification each eventId made, for its duplicates: earlier batches', then this batch's. */
     const made = new Map(earlier.map((e) => [e.eventId, e.notificationId]));
 
-    const claims: { index: number; event: ProducerEvent; category: Category; notificationId: string | null; push: boolean }[] = [];
+    const claims: {
+      index: number;
+      event: ProducerEvent;
+      category: Category;
+      notificationId: string | null;
+      push: boolean;
+      noPush: NoPush | null;
+    }[] = [];
     for (const { index, event, category } of checked) {
       const result = results[index]!;
       if (made.has(event.eventId)) {
@@ -97,7 +105,8 @@ export async function ingestEvents(
       }
       const notificationId = chosen.inApp ? randomUUID() : null;
       made.set(event.eventId, notificationId);
-      claims.push({ index, event, category, notificationId, push: chosen.push });
+      const noPush = noPushReason(chosen.push, pushEnabled, subscriptionsOf.get(event.userId)?.length ?? 0);
+      claims.push({ index, event, category, notificationId, push: chosen.push, noPush });
     }
     if (!claims.length) return;
 
@@ -109,10 +118,11 @@ export async function ingestEvents(
     const claimed = new Set(
       rowsOf<{ event_id: string }>(
         await tx.execute(sql`
-          insert into ${notificationEvents} (producer, event_id, user_id, notification_id)
-          select ${producer}::text, e.event_id, e.user_id, e.notification_id::uuid
+          insert into ${notificationEvents} (producer, event_id, user_id, notification_id, no_push)
+          select ${producer}::text, e.event_id, e.user_id, e.notification_id::uuid, e.no_push
           from unnest(${textArray(inOrder.map((c) => c.event.eventId))}, ${textArray(inOrder.map((c) => c.event.userId))},
-                      ${textArray(inOrder.map((c) => c.notificationId))}) as e(event_id, user_id, notification_id)
+                      ${textArray(inOrder.map((c) => c.notificationId))}, ${textArray(inOrder.map((c) => c.noPush))})
+               as e(event_id, user_id, notification_id, no_push)
           on conflict do nothing
           returning event_id`),
       ).map((row) => row.event_id),

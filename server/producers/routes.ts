@@ -62,7 +62,8 @@ export function registerProducerRoutes(app: FastifyInstance, deps: ProducerDeps)
         .from(pushDeliveries)
         .where(and(eq(pushDeliveries.producer, key.producer), eq(pushDeliveries.eventId, eventId)))
         .orderBy(asc(pushDeliveries.createdAt), asc(pushDeliveries.id));
-      const data = { eventId, notificationId: event.notificationId, userId: event.userId, createdAt: event.createdAt, deliveries };
+      const { notificationId, userId, createdAt, noPush } = event;
+      const data = { eventId, notificationId, userId, createdAt, noPush, deliveries };
       return reply.status(200).send({ success: true, data });
     } catch (err) {
       return sendError(reply, err);

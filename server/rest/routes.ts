@@ -372,7 +372,7 @@ export const deliveryRoutes = [
     path: "/api/admin/deliveries",
     procedure: "deliveries.recent",
     input: "query",
-    query: { producer: "text", userId: "text", limit: "strict-number" },
+    query: { producer: "text", userId: "text", userEmail: "text", limit: "strict-number" },
     summary: "Producers' recent events and their push deliveries, newest first",
   },
   {

@@ -428,6 +428,7 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       query: () => ({
         producer: { exact: true, valid: text(100).filter(storable), invalid: fc.constantFrom(times("p", 101), "a\u0000b") },
         userId: { exact: true, valid: text(200).filter(storable), invalid: fc.constantFrom(times("u", 201), "a\u0000b") },
+        userEmail: { exact: true, valid: text(320).filter(storable), invalid: fc.constantFrom(times("e", 321), "a\u0000b") },
         limit: { exact: true, valid: fc.integer({ min: 1, max: 100 }).map(String), invalid: fc.constantFrom("", "0", "101", "1.5", "abc") },
       }),
     },

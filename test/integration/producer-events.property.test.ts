@@ -1,7 +1,7 @@
 // A property of the producer API: for random batches (repeated eventIds, unknown users, bad events) between
 // random preference changes, every result says exactly what was stored: a created event has its
-// notification (or none when in-app is off) and as many queued deliveries as `push` says; a duplicate, a
-// suppressed or a rejected event stores nothing new.
+// notification (or none when in-app is off), as many queued deliveries as `push` says, and why none was
+// queued when none was; a duplicate, a suppressed or a rejected event stores nothing new.
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -129,6 +129,9 @@ describe("producer API: results match what is stored", () => {
               expect(stored.length).toBe(choice.inApp ? 1 : 0);
               const deliveries = await t().db.db.select().from(pushDeliveries).where(eq(pushDeliveries.eventId, eventId));
               expect(deliveries.length).toBe(result.push);
+              // Why none was queued, kept with the event: the user's choice, else their lack of a subscription.
+              const [event] = await t().db.db.select().from(notificationEvents).where(eq(notificationEvents.eventId, eventId));
+              expect(event!.noPush).toBe(!choice.push ? "push_off" : e.user === 0 ? "no_subscription" : null);
             } else if (expected === "duplicate") {
               expect(result.notificationId).toBe(made.get(eventId));
             }

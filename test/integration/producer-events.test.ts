@@ -194,6 +194,8 @@ describe("the producer API", () => {
       notificationId: result!.notificationId,
       userId: user.id,
       createdAt: expect.any(String),
+      // The test app has no VAPID keys.
+      noPush: "push_not_configured",
       deliveries: [],
     });
     expect((await p.status(await p.key(), event.eventId)).statusCode).toBe(404);

@@ -20,11 +20,16 @@ describe("push without VAPID keys", () => {
     expect(res.body).toBe('{"error":"VAPID not configured"}');
   });
 
-  it("the testPush procedure fails with the same message, as an internal error", async () => {
+  it("the testPush procedure fails with the same message, as an internal error, and says how to set the keys", async () => {
     const admin = await t().signUp({ admin: true });
     await expect(t().caller(admin).notifications.testPush({ type: "x", title: "x", targetUserId: admin.id })).rejects.toMatchObject({
       kind: "INTERNAL_ERROR",
       message: "VAPID not configured",
+      details: [
+        { field: "VAPID_PUBLIC_KEY", message: expect.stringContaining("npx web-push generate-vapid-keys") },
+        { field: "VAPID_PRIVATE_KEY", message: expect.any(String) },
+        { field: "VAPID_SUBJECT", message: expect.stringContaining("docs/api.md#web-push-keys") },
+      ],
     });
   });
 

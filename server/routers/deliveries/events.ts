@@ -1,6 +1,6 @@
 // Producers' recent events and what became of their pushes, for operators (the console's Deliveries view).
-import { and, asc, desc, eq, or, type SQL } from "drizzle-orm";
-import { notificationEvents, pushDeliveries } from "../../../db/schema/index.js";
+import { and, asc, desc, eq, or, type SQL, sql } from "drizzle-orm";
+import { notificationEvents, pushDeliveries, users } from "../../../db/schema/index.js";
 import type { HandlerArgs } from "../types.js";
 import type { RecentEventsInput } from "./schemas.js";
 
@@ -8,9 +8,17 @@ export async function recentEvents({ ctx, input }: HandlerArgs<RecentEventsInput
   const where: SQL[] = [];
   if (input.producer) where.push(eq(notificationEvents.producer, input.producer));
   if (input.userId) where.push(eq(notificationEvents.userId, input.userId));
+  // An email names at most one user (stored lower-case, unique): its id, looked up once inside the statement,
+  // so the user's events are still read through notification_events_user_idx.
+  if (input.userEmail)
+    where.push(
+      eq(notificationEvents.userId, sql`(select ${users.id} from ${users} where ${users.email} = ${input.userEmail.trim().toLowerCase()})`),
+    );
   const events = await ctx.db
-    .select()
+    .select({ event: notificationEvents, userEmail: users.email, userName: users.name })
     .from(notificationEvents)
+    // Every event has its user (removed with them): the join only brings their email and name.
+    .innerJoin(users, eq(users.id, notificationEvents.userId))
     .where(where.length ? and(...where) : undefined)
     .orderBy(desc(notificationEvents.createdAt), desc(notificationEvents.eventId))
     .limit(input.limit ?? 50);
@@ -19,16 +27,19 @@ export async function recentEvents({ ctx, input }: HandlerArgs<RecentEventsInput
         .select()
         .from(pushDeliveries)
         // By (producer, eventId), the index's order: an eventId is unique per producer only.
-        .where(or(...events.map((e) => and(eq(pushDeliveries.producer, e.producer), eq(pushDeliveries.eventId, e.eventId)))))
+        .where(or(...events.map(({ event: e }) => and(eq(pushDeliveries.producer, e.producer), eq(pushDeliveries.eventId, e.eventId)))))
         .orderBy(asc(pushDeliveries.createdAt), asc(pushDeliveries.subscriptionId))
     : [];
   return {
-    events: events.map((e) => ({
+    events: events.map(({ event: e, userEmail, userName }) => ({
       producer: e.producer,
       eventId: e.eventId,
       userId: e.userId,
+      userEmail,
+      userName,
       notificationId: e.notificationId,
       createdAt: e.createdAt,
+      noPush: e.noPush,
       deliveries: deliveries
         .filter((d) => d.producer === e.producer && d.eventId === e.eventId)
         .map((d) => ({

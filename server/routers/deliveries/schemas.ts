@@ -1,6 +1,7 @@
 // Inputs and answers of the admin view of producers' events and their push deliveries.
 import { z } from "zod";
 import { deliveryStatuses } from "../../../db/schema/delivery-statuses.js";
+import { noPushOutput } from "../../producers/schemas.js";
 import { storableText } from "../text.js";
 
 export const MAX_RECENT_EVENTS = 100;
@@ -15,6 +16,10 @@ export const recentEventsInput = z
       .max(200)
       .optional()
       .meta({ description: "Only events for this user", examples: ["Xq3v9LmT2pRk8sWd"] }),
+    userEmail: storableText()
+      .max(320)
+      .optional()
+      .meta({ description: "Only events for the user with this email (any case)", examples: ["ana@example.com"] }),
     limit: z
       .number()
       .int()
@@ -44,8 +49,11 @@ export const recentEventsOutput = z.object({
         producer: z.string().describe("The producer (the key's name)"),
         eventId: z.string().describe("The producer's eventId"),
         userId: z.string().describe("The user it was for"),
+        userEmail: z.string().describe("That user's email"),
+        userName: z.string().describe("That user's name"),
         notificationId: z.string().nullable().describe("The notification made; null when in-app was off"),
         createdAt: instant("When it was received"),
+        noPush: noPushOutput,
         deliveries: z.array(deliveryOutput).describe("Its push deliveries"),
       }),
     )
