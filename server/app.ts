@@ -266,7 +266,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(cors, {
     origin: deps.config.corsOrigins.length ? deps.config.corsOrigins : false,
     credentials: true,
-    exposedHeaders: ["set-auth-token", "x-request-id", "idempotent-replayed"],
+    // ETag: a page on another origin reading the flag (the OFREP web provider) gets its 304s too.
+    exposedHeaders: ["set-auth-token", "x-request-id", "idempotent-replayed", "etag"],
   });
 
   app.setErrorHandler((err: FastifyError, _request, reply) => sendError(reply, fromFastifyError(err)));

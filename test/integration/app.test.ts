@@ -74,6 +74,9 @@ describe("service shell", () => {
         headers: { origin: "http://allowed.test", "access-control-request-method": "POST" },
       });
       expect(allowed.headers["access-control-allow-origin"]).toBe("http://allowed.test");
+      // A page on an allowed origin reads the ETag of an OFREP answer, for its If-None-Match.
+      const read = await t().app.inject({ method: "GET", url: "/health/live", headers: { origin: "http://allowed.test" } });
+      expect(String(read.headers["access-control-expose-headers"]).split(/,\s*/)).toContain("etag");
       const other = await t().app.inject({
         method: "GET",
         url: "/health/live",
