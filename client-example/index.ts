@@ -30,8 +30,8 @@ const step = (title: string, value: unknown) => console.log(`\n# ${title}\n${JSO
 async function signIn(baseUrl: string, email: string, password: string): Promise<{ token: string; userId: string }> {
   const res = await fetch(new URL("/api/auth/sign-in/email", baseUrl), {
     method: "POST",
-    // fetch sends Fetch Metadata headers, so better-auth wants a trusted Origin, as from a browser page.
-    headers: { "content-type": "application/json", origin: new URL(baseUrl).origin },
+    // A program's call (no cookie, no Origin) needs no Origin header: docs/api.md#browsers.
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({ email, password }),
   });
   if (!res.ok) {
@@ -47,7 +47,7 @@ async function signIn(baseUrl: string, email: string, password: string): Promise
 async function signOut(baseUrl: string, token: string): Promise<void> {
   const res = await fetch(new URL("/api/auth/sign-out", baseUrl), {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, origin: new URL(baseUrl).origin },
+    headers: { authorization: `Bearer ${token}` },
   });
   if (!res.ok) throw new Error(`sign-out failed (${res.status}): ${await res.text()}`);
 }
