@@ -1,9 +1,12 @@
 // The Deliveries page in a real Chromium: producers' events seeded straight into the database (a sent and a
-// failed delivery, a queued one, a gone one, none at all) show each status with its attempts and words; the
-// producer filter narrows the list and lives in the address; a producer with no events shows the empty state;
-// a queued delivery's row updates by itself. Every state is held to the console's bar at 1366 and 390 px
-// (h.checkView: fits the screen, no axe-core violation).
+// failed delivery, a queued one, a gone one, none at all, each "none" with its reason) show each status with
+// its attempts and words, and the user by email and name; the producer and user (email or id) filters narrow
+// the list and live in the address; a producer with no events shows the empty state; a queued delivery's row
+// updates by itself; in a window too narrow for a row the table's box scrolls and a keyboard can scroll it.
+// Every state is held to the console's bar at 1366 and 390 px (h.checkView: fits the screen, no axe-core
+// violation).
 import { randomUUID } from "node:crypto";
+import { AxeBuilder } from "@axe-core/playwright";
 import { eq } from "drizzle-orm";
 import { describe, expect, test } from "vitest";
 import { notificationEvents, pushDeliveries, pushSubscriptions } from "../../db/schema/index.js";
@@ -11,7 +14,7 @@ import type { TestUser } from "../helpers/app.js";
 import { chromiumFound } from "./chromium.js";
 import { useConsole } from "./harness.js";
 
-const NO_PUSH = "No push (push off for this user or category, or no subscription)";
+const PUSH_OFF = "No push: this user turned push off for this category";
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
 
 describe.skipIf(!chromiumFound())("Deliveries page", () => {
@@ -24,7 +27,7 @@ describe.skipIf(!chromiumFound())("Deliveries page", () => {
 
   async function seed() {
     const { db } = h.app().db;
-    user = await h.app().signUp();
+    user = await h.app().signUp({ name: "Ana Lima" });
     const subscription = (n: number) => ({
       userId: user.id,
       endpoint: `https://push.example/${randomUUID()}`,
@@ -39,7 +42,14 @@ describe.skipIf(!chromiumFound())("Deliveries page", () => {
       { producer: "billing-service", eventId: "invoice-41", userId: user.id, notificationId: randomUUID(), createdAt: minutesAgo(40) },
       { producer: "billing-service", eventId: "invoice-42", userId: user.id, notificationId, createdAt: minutesAgo(30) },
       { producer: "messaging-service", eventId: "message-7", userId: user.id, notificationId: randomUUID(), createdAt: minutesAgo(20) },
-      { producer: "billing-service", eventId: "invoice-43", userId: user.id, notificationId: null, createdAt: minutesAgo(10) },
+      {
+        producer: "billing-service",
+        eventId: "invoice-43",
+        userId: user.id,
+        notificationId: null,
+        noPush: "push_off",
+        createdAt: minutesAgo(10),
+      },
     ]);
     const delivery = { payload: { title: "Hello" }, urgency: "normal" };
     await db.insert(pushDeliveries).values([
@@ -123,7 +133,8 @@ describe.skipIf(!chromiumFound())("Deliveries page", () => {
     expect(failed).toContain("5 attempts");
     expect(failed).toContain("Push service answered HTTP 503: push service unavailable");
     expect(await sentAndFailed.getByText(`${notificationId.slice(0, 8)}…`).getAttribute("title")).toBe(notificationId);
-    expect(await sentAndFailed.getByText(user.id).count()).toBe(1);
+    // The user by email and name, not by id.
+    expect(await sentAndFailed.locator("td[data-label='User']").innerText()).toBe(`${user.email}\nAna Lima`);
 
     const queued = await row("message-7").locator("li.delivery").textContent();
     expect(queued).toMatch(/^Queued/);
@@ -133,7 +144,7 @@ describe.skipIf(!chromiumFound())("Deliveries page", () => {
     expect(await h.page().getByText("again every 5 s while a delivery is queued").count()).toBe(1);
 
     const none = row("invoice-43");
-    await none.getByText(NO_PUSH).waitFor();
+    await none.getByText(PUSH_OFF).waitFor();
     await none.getByText("none (in-app off)").waitFor();
 
     const gone = await row("invoice-41").locator("li.delivery").textContent();
@@ -158,18 +169,31 @@ describe.skipIf(!chromiumFound())("Deliveries page", () => {
     expect(await page.getByLabel("Producer").inputValue()).toBe("messaging-service");
 
     await page.getByLabel("Producer").fill("billing-service");
-    await page.getByLabel("User id").fill(user.id);
+    await page.getByLabel("User (email or id)").fill(user.email.toUpperCase());
     await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.waitForURL(/[?&]user=USER-/);
     await expect
       .poll(() => rows().locator("td[data-label='Event id']").allTextContents())
       .toEqual(["invoice-43", "invoice-42", "invoice-41"]);
     await h.checkView("deliveries-filtered");
+    // An id still filters, and the address this view used before (userId=) still opens it.
+    await page.goto(`/console/deliveries?userId=${user.id}`);
+    await expect.poll(() => rows().count()).toBe(4);
+    expect(await page.getByLabel("User (email or id)").inputValue()).toBe(user.id);
+    await page.getByLabel("User (email or id)").fill("nobody@example.test");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await page.getByText("No events for user nobody@example.test.").waitFor();
+    await page.goBack();
+    await expect.poll(() => rows().count()).toBe(4);
+    await page.getByLabel("Producer").fill("billing-service");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await expect.poll(() => rows().count()).toBe(3);
   });
 
   test("a producer with no events shows the empty state", async () => {
     const page = h.page();
     await page.getByLabel("Producer").fill("pricing-service");
-    await page.getByLabel("User id").fill("");
+    await page.getByLabel("User (email or id)").fill("");
     await page.getByRole("button", { name: "Apply filters" }).click();
     await page.getByText("No events from pricing-service.").waitFor();
     await page.getByText("Clear the filters to see every producer's events.").waitFor();
@@ -194,12 +218,40 @@ describe.skipIf(!chromiumFound())("Deliveries page", () => {
     await row("message-7").getByText("2 attempts").waitFor({ timeout: 15_000 });
     expect(await row("message-7").locator("li.delivery").textContent()).toMatch(/^Sent/);
 
-    await db
-      .insert(notificationEvents)
-      .values({ producer: "billing-service", eventId: "invoice-44", userId: user.id, notificationId: null });
+    await db.insert(notificationEvents).values([
+      { producer: "billing-service", eventId: "invoice-44", userId: user.id, notificationId: null, noPush: "no_subscription" },
+      { producer: "billing-service", eventId: "invoice-45", userId: user.id, notificationId: null, noPush: "push_not_configured" },
+      { producer: "billing-service", eventId: "invoice-46", userId: user.id, notificationId: null, noPush: null },
+    ]);
     await page.getByRole("button", { name: "Refresh" }).click();
     await row("invoice-44").waitFor();
-    expect(await rows().count()).toBe(5);
+    expect(await rows().count()).toBe(7);
+    await row("invoice-44").getByText("No push: this user had no active push subscription").waitFor();
+    await row("invoice-45").getByText("No push: push is not configured on this service (no VAPID keys)").waitFor();
+    // Received before the reason was kept: the view cannot say which, and says so.
+    await row("invoice-46").getByText("No push (received before the reason was kept: push off, or no subscription)").waitFor();
+  });
+
+  test("in a window too narrow for a row, the table's box scrolls, takes focus and scrolls by keyboard", async () => {
+    const page = h.page();
+    const box = page.locator(".table-scroll");
+    try {
+      // Wider than a phone (the table's rows are not stacked), narrower than the columns' least widths.
+      await page.setViewportSize({ width: 820, height: 860 });
+      await expect.poll(() => box.getAttribute("tabindex")).toBe("0");
+      expect(await box.getAttribute("role")).toBe("region");
+      expect(await box.getAttribute("aria-label")).toBe("Producers' events, scrolls sideways");
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => v.id)).toEqual([]);
+      await box.focus();
+      await page.keyboard.press("ArrowRight");
+      await expect.poll(() => box.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    } finally {
+      await page.setViewportSize({ width: 1366, height: 860 });
+    }
+    // Wide enough: all of it shows, and the box is out of the tab order.
+    await expect.poll(() => box.getAttribute("tabindex")).toBeNull();
+    expect(await box.getAttribute("role")).toBeNull();
   });
 
   test("no page errors", () => {

@@ -4,12 +4,12 @@
 // makes sure none is left out: the views visited are every route of console/src/App.tsx.
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { pros } from "../../db/schema/index.js";
+import { pros, pushDeliveries, pushSubscriptions } from "../../db/schema/index.js";
 import { TEST_PASSWORD, type TestUser } from "../helpers/app.js";
 import { insertChangeRequest, OTHER_ADMIN } from "../helpers/change-requests.js";
 import { eventFor, producer } from "../helpers/producers.js";
 import { chromiumFound } from "./chromium.js";
-import { useConsole } from "./harness.js";
+import { type ConsoleHarness, useConsole } from "./harness.js";
 
 /** The routes the console declares, as written in App.tsx (`/cohorts/:id`, `/pros/:proId?`, …). */
 const declaredRoutes = () => [
@@ -19,6 +19,54 @@ const declaredRoutes = () => [
 ];
 
 const LONG_ID = `pro-${"x".repeat(120)}`;
+
+/**
+ * Deliveries as a running service has them. The test app has no VAPID keys, so an event sent through the
+ * producer API queues no push, and the Deliveries table's last column held only a short line of text: it
+ * fitted at 1366 px, and no state of the sweep made its box scroll. Here a producer's long name, a long
+ * event id, and a delivery of every status (long errors among them) to the user's four subscriptions.
+ */
+async function seedDeliveries(h: ConsoleHarness, user: TestUser) {
+  const { db } = h.app().db;
+  const send = producer(() => h.app());
+  const name = "notifications-of-the-messaging-service";
+  const eventId = `order-${"7".repeat(100)}`;
+  const [created] = await send.results(await send.key(name), [eventFor(user.id, { eventId, title: "A very long title ".repeat(5) })]);
+  expect(created!.status).toBe("created");
+  // And one that queued none: the user turned push off for billing.
+  await h
+    .app()
+    .caller(user)
+    .notifications.updatePreferences({ billing: { push: false } });
+  await send.results(await send.key("billing"), [eventFor(user.id, { type: "invoice.paid" })]);
+  const subscriptions = await db
+    .insert(pushSubscriptions)
+    .values(
+      [1, 2, 3, 4].map((n) => ({
+        userId: user.id,
+        endpoint: `https://push.example/${n}${"s".repeat(60)}`,
+        p256dh: `k${n}`,
+        auth: `a${n}`,
+      })),
+    )
+    .returning();
+  const delivery = (n: number, fields: Partial<typeof pushDeliveries.$inferInsert>) => ({
+    producer: name,
+    eventId,
+    subscriptionId: subscriptions[n]!.id,
+    payload: {},
+    urgency: "normal",
+    ...fields,
+  });
+  await db
+    .insert(pushDeliveries)
+    .values([
+      delivery(0, { status: "sent", attempts: 1, lastStatusCode: 201, sentAt: new Date() }),
+      delivery(1, { status: "queued", attempts: 2, lastStatusCode: 429, lastError: "Push service answered HTTP 429" }),
+      delivery(2, { status: "failed", attempts: 5, lastError: `network: ${"connection reset by peer ".repeat(8)}` }),
+      delivery(3, { status: "gone", attempts: 1, lastStatusCode: 410, lastError: "Push service answered HTTP 410" }),
+    ]);
+}
 
 describe.skipIf(!chromiumFound())("every view of the console", () => {
   const h = useConsole();
@@ -77,8 +125,7 @@ describe.skipIf(!chromiumFound())("every view of the console", () => {
       .app()
       .caller(admin)
       .apiKeys.create({ name: "Search service, read-only flags for the pro directory", scopes: ["flags:read"] });
-    const send = producer(() => h.app());
-    await send.results(await send.key("messaging"), [eventFor(admin.id, { title: "A very long title ".repeat(5) })]);
+    await seedDeliveries(h, admin);
     for (let i = 0; i < 3; i++) {
       await h
         .app()

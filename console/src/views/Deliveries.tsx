@@ -1,12 +1,13 @@
 // Producers' recent events (docs/api.md#sending-notifications-from-a-service) and what became of the Web Push
-// deliveries each queued (#durable-push-delivery), newest first, filtered by what the address says. While a
-// shown delivery is still queued the list refreshes itself every 5 s.
+// deliveries each queued (#durable-push-delivery), newest first, filtered by what the address says (a producer;
+// a user by email or id). Each user is shown by email and name; an event without a push says why (the reason
+// kept when it came). While a shown delivery is still queued the list refreshes itself every 5 s.
 import { useQuery } from "@tanstack/react-query";
-import type { FormEvent } from "react";
+import { type FormEvent, type ReactNode, useLayoutEffect, useRef, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { StackedTable } from "../components/StackedTable.js";
+import { TableHead } from "../components/TableHead.js";
 import { Time } from "../components/Time.js";
 import { plural } from "../format.js";
 import { useAddressDraft } from "../useAddressDraft.js";
@@ -14,7 +15,9 @@ import { useAddressDraft } from "../useAddressDraft.js";
 type ProducerEvent = RouterOutputs["deliveries"]["recent"]["events"][number];
 type Delivery = ProducerEvent["deliveries"][number];
 type DeliveryStatus = Delivery["status"];
-type Filters = { producer: string; userId: string };
+type NoPush = NonNullable<ProducerEvent["noPush"]>;
+/** `user` is what the operator typed: an email (it has an @) or a user id. */
+type Filters = { producer: string; user: string };
 
 const LIMIT = 50;
 const REFRESH_MS = 5_000;
@@ -27,15 +30,24 @@ const statuses: Record<DeliveryStatus, { label: string; badge: string; meaning: 
   gone: { label: "Gone", badge: "badge-off", meaning: "the subscription expired; it was deactivated" },
 };
 
+/** Why an event queued no push, in words (docs/api.md#sending-notifications-from-a-service). */
+const noPushReasons: Record<NoPush, string> = {
+  push_off: "No push: this user turned push off for this category",
+  push_not_configured: "No push: push is not configured on this service (no VAPID keys)",
+  no_subscription: "No push: this user had no active push subscription",
+};
+const NO_PUSH_UNKNOWN = "No push (received before the reason was kept: push off, or no subscription)";
+
 const filtersFromSearch = (search: string): Filters => {
   const params = new URLSearchParams(search);
-  return { producer: params.get("producer") ?? "", userId: params.get("userId") ?? "" };
+  // userId: the address this view used before it took emails.
+  return { producer: params.get("producer") ?? "", user: params.get("user") ?? params.get("userId") ?? "" };
 };
 
 const pathOf = (filters: Filters) => {
   const params = new URLSearchParams();
   if (filters.producer.trim()) params.set("producer", filters.producer.trim());
-  if (filters.userId.trim()) params.set("userId", filters.userId.trim());
+  if (filters.user.trim()) params.set("user", filters.user.trim());
   const query = params.toString();
   return query ? `/deliveries?${query}` : "/deliveries";
 };
@@ -70,8 +82,8 @@ function FilterForm({ initial, search }: { initial: Filters; search: string }) {
         <input value={draft.producer} autoComplete="off" onChange={(e) => setDraft({ ...draft, producer: e.target.value })} />
       </label>
       <label>
-        User id
-        <input value={draft.userId} autoComplete="off" onChange={(e) => setDraft({ ...draft, userId: e.target.value })} />
+        User (email or id)
+        <input value={draft.user} autoComplete="off" onChange={(e) => setDraft({ ...draft, user: e.target.value })} />
       </label>
       <div className="row filter-actions">
         <button type="submit" className="primary">
@@ -89,8 +101,13 @@ const anyQueued = (events: ProducerEvent[] | undefined) => events?.some((e) => e
 
 function Events({ filters }: { filters: Filters }) {
   const producer = filters.producer.trim() || undefined;
-  const userId = filters.userId.trim() || undefined;
-  const input: RouterInputs["deliveries"]["recent"] = { producer, userId, limit: LIMIT };
+  const user = filters.user.trim() || undefined;
+  const byEmail = user?.includes("@") ?? false;
+  const input: RouterInputs["deliveries"]["recent"] = {
+    producer,
+    ...(user && (byEmail ? { userEmail: user } : { userId: user })),
+    limit: LIMIT,
+  };
   const events = useQuery(
     trpc.deliveries.recent.queryOptions(input, {
       refetchInterval: (query) => (anyQueued(query.state.data?.events) ? REFRESH_MS : false),
@@ -118,9 +135,9 @@ function Events({ filters }: { filters: Filters }) {
       {events.isPending ? (
         <p aria-busy="true">Loading events…</p>
       ) : rows.length === 0 && !events.isError ? (
-        producer || userId ? (
+        producer || user ? (
           <>
-            <p className="empty wrap-anywhere">No events {describe(producer, userId)}.</p>
+            <p className="empty wrap-anywhere">No events {describe(producer, user)}.</p>
             <p className="hint">Clear the filters to see every producer's events.</p>
           </>
         ) : (
@@ -140,54 +157,88 @@ function Events({ filters }: { filters: Filters }) {
   );
 }
 
-const describe = (producer?: string, userId?: string) =>
-  [producer && `from ${producer}`, userId && `for user ${userId}`].filter(Boolean).join(" and ");
+const describe = (producer?: string, user?: string) =>
+  [producer && `from ${producer}`, user && `for user ${user}`].filter(Boolean).join(" and ");
 
 function EventTable({ events }: { events: ProducerEvent[] }) {
   // Each cell carries its column's name: on a phone an event is a block of labelled lines (table.stacked),
-  // the user id and the deliveries under their label at full width; on a wider screen ids and producers'
-  // names stay whole (styles/platform.css). The box scrolls sideways should a row still not fit.
+  // the user and the deliveries under their label at full width. Wider, every column fits the page: a name
+  // or an id stays whole while there is room and breaks anywhere when there is not (styles/deliveries.css),
+  // so at 1366 px the box does not scroll and the last column is never cut off.
   return (
-    <StackedTable
-      className="deliveries"
-      caption="Producers' events, newest first, with their push deliveries"
-      columns={["When", "Producer", "Event id", "User id", "Notification", "Push deliveries"]}
+    <ScrollBox label="Producers' events">
+      <table className="stacked deliveries">
+        <caption className="visually-hidden">Producers' events, newest first, with their push deliveries</caption>
+        <TableHead columns={["When", "Producer", "Event id", "User", "Notification", "Push deliveries"]} />
+        <tbody>
+          {events.map((event) => (
+            <tr key={`${event.producer}\u0000${event.eventId}`}>
+              <td data-label="When" className="when">
+                <Time value={event.createdAt} />
+              </td>
+              <td data-label="Producer" className="name">
+                {event.producer}
+              </td>
+              <td data-label="Event id" className="id">
+                <code>{event.eventId}</code>
+              </td>
+              <td data-label="User" className="user label-above">
+                <span className="user-email">{event.userEmail}</span>
+                {event.userName && <span className="hint user-name">{event.userName}</span>}
+              </td>
+              <td data-label="Notification">
+                {event.notificationId ? (
+                  <code title={event.notificationId}>{short(event.notificationId)}</code>
+                ) : (
+                  <span className="hint">none (in-app off)</span>
+                )}
+              </td>
+              <td data-label="Push deliveries" className="push label-above">
+                {event.deliveries.length === 0 ? (
+                  <span className="hint">{event.noPush ? noPushReasons[event.noPush] : NO_PUSH_UNKNOWN}</span>
+                ) : (
+                  <ul className="plain delivery-list">
+                    {event.deliveries.map((delivery) => (
+                      <DeliveryItem key={delivery.subscriptionId} delivery={delivery} />
+                    ))}
+                  </ul>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollBox>
+  );
+}
+
+/**
+ * StackedTable's box, which a keyboard can scroll: in a window too narrow for a row (between the phone's
+ * stacked layout and a laptop's width) it scrolls sideways, and then it takes focus, named, so that the
+ * arrow keys reach what is cut off (axe-core's scrollable-region-focusable). While all of it shows, it
+ * stays out of the tab order.
+ */
+function ScrollBox({ label, children }: { label: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    const measure = () => setScrolls(box.scrollWidth > box.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div
+      ref={ref}
+      className="table-scroll"
+      {...(scrolls ? { tabIndex: 0, role: "region", "aria-label": `${label}, scrolls sideways` } : {})}
     >
-      {events.map((event) => (
-        <tr key={`${event.producer}\u0000${event.eventId}`}>
-          <td data-label="When" className="when">
-            <Time value={event.createdAt} />
-          </td>
-          <td data-label="Producer" className="name">
-            {event.producer}
-          </td>
-          <td data-label="Event id" className="id">
-            <code>{event.eventId}</code>
-          </td>
-          <td data-label="User id" className="id label-above">
-            <code>{event.userId}</code>
-          </td>
-          <td data-label="Notification">
-            {event.notificationId ? (
-              <code title={event.notificationId}>{short(event.notificationId)}</code>
-            ) : (
-              <span className="hint">none (in-app off)</span>
-            )}
-          </td>
-          <td data-label="Push deliveries" className="label-above">
-            {event.deliveries.length === 0 ? (
-              <span className="hint">No push (push off for this user or category, or no subscription)</span>
-            ) : (
-              <ul className="plain delivery-list">
-                {event.deliveries.map((delivery) => (
-                  <DeliveryItem key={delivery.subscriptionId} delivery={delivery} />
-                ))}
-              </ul>
-            )}
-          </td>
-        </tr>
-      ))}
-    </StackedTable>
+      {children}
+    </div>
   );
 }
 
