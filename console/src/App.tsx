@@ -30,15 +30,17 @@ const sections = [
   { href: "/deliveries", label: "Deliveries" },
   { href: "/approvals", label: "Approvals" },
 ];
+/** Everyone signed in has their own inbox: the one section an account that is not an admin sees. */
+const inbox = { href: "/inbox", label: "Inbox" };
 
-function Nav() {
+function Nav({ admin }: { admin: boolean }) {
   const [location] = useLocation();
   // Change requests waiting for a second admin: "Approvals (2)", refreshed every 30 s and after each change.
-  const pending = useQuery(pendingRequestsQuery()).data?.changeRequests.length ?? 0;
+  const pending = useQuery({ ...pendingRequestsQuery(), enabled: admin }).data?.changeRequests.length ?? 0;
   return (
     <nav aria-label="Sections">
       <ul>
-        {sections.map((s) => {
+        {(admin ? [...sections, inbox] : [inbox]).map((s) => {
           const active = location === s.href || location.startsWith(`${s.href}/`);
           return (
             <li key={s.href}>
@@ -112,7 +114,7 @@ export function App() {
           </div>
         )}
       </header>
-      {user && user.role === "admin" && <Nav />}
+      {user && <Nav admin={user.role === "admin"} />}
       <main>
         {session.isPending ? (
           <p aria-busy="true">Loading…</p>
