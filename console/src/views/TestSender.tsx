@@ -1,7 +1,8 @@
 // Admin test sender: an in-app notification or a push to one user (found by email, yourself, or a user id),
-// and what the service answered.
+// and what the service answered. On a service without VAPID keys (settings.get) it says first that push is
+// off and how to turn it on.
 
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH } from "../../../server/routers/notifications/limits.js";
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
@@ -23,6 +24,7 @@ export function TestSender() {
   const push = useMutation(trpc.notifications.testPush.mutationOptions());
   const [last, setLast] = useState<"inApp" | "push" | null>(null);
   const [sentTo, setSentTo] = useState<Recipient | null>(null);
+  const pushOff = useQuery(trpc.settings.get.queryOptions()).data?.vapidConfigured === false;
 
   const field = (name: keyof Message) => ({
     value: form[name] ?? "",
@@ -79,6 +81,7 @@ export function TestSender() {
             An https: address or a path of the app starting with /; the service refuses any other link.
           </span>
         </label>
+        {pushOff && <PushOffNotice id={`${ids}-push-off`} />}
         <div className="row">
           <button type="submit" className="primary" disabled={pending}>
             Send in-app
@@ -87,6 +90,7 @@ export function TestSender() {
             type="button"
             className="primary"
             disabled={pending}
+            aria-describedby={pushOff ? `${ids}-push-off` : undefined}
             // The same required fields as the form's submit button: the browser names what is missing.
             onClick={(e) => e.currentTarget.form?.reportValidity() && send("push")()}
           >
@@ -101,6 +105,22 @@ export function TestSender() {
         {push.data && <PushResult result={push.data} />}
       </section>
     </>
+  );
+}
+
+/** Push is off on this service: how to set the keys (docs/api.md#web-push-keys), as the service's error says. */
+function PushOffNotice({ id }: { id: string }) {
+  return (
+    <div id={id} className="notice notice-off">
+      <p>
+        <strong>Push is off on this service:</strong> it has no VAPID keys, so a push answers "VAPID not configured".
+      </p>
+      <p>
+        To turn it on, run <code>npx web-push generate-vapid-keys</code>, set <code>VAPID_PUBLIC_KEY</code> and{" "}
+        <code>VAPID_PRIVATE_KEY</code> to the two keys it prints and <code>VAPID_SUBJECT</code> to a <code>mailto:</code> or{" "}
+        <code>https:</code> address, then restart the service (docs/api.md, "Web Push keys").
+      </p>
+    </div>
   );
 }
 
