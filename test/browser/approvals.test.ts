@@ -1,5 +1,5 @@
-// Four-eyes approval in a real Chromium (APPROVALS=required): admin A's direct activation is refused and
-// becomes a change request from the cohort page; A sees it waiting for another admin (count in the
+// Four-eyes approval in a real Chromium (APPROVALS=required): admin A is offered no direct activation,
+// only a change request from the cohort page; A sees it waiting for another admin (count in the
 // navigation, Cancel instead of Approve); admin B compares both previews and approves it: applied, cohort
 // active, and the list is empty. A second request whose impact changes before approval shows the difference
 // and goes stale; a third, whose gates fail since, says why in words and is rejected with a comment. Every
@@ -46,7 +46,7 @@ describe.skipIf(!chromiumFound())("four-eyes approval", () => {
     await h.signIn(user.email);
   }
 
-  test("A's direct activation is refused and offers a request; the request is made from the cohort page", async () => {
+  test("A is offered the request only, never a doomed Activate; the request is made from the cohort page", async () => {
     adminA = await h.app().signUp({ admin: true });
     adminB = await h.app().signUp({ admin: true });
     cohortId = await seedCohort(701, ["pro-a1", "pro-a2", "pro-a3"]);
@@ -56,11 +56,9 @@ describe.skipIf(!chromiumFound())("four-eyes approval", () => {
       .getByRole("heading", { level: 1, name: /Cohort 701/ })
       .waitFor();
 
-    await page().getByRole("button", { name: "Preview activation…" }).click();
-    await dialog().getByRole("button", { name: "Activate", exact: true }).click();
-    await dialog().getByText("A second admin must approve an activation here.").waitFor();
-    await dialog().getByRole("button", { name: "Request approval instead" }).click();
+    await page().getByRole("button", { name: "Preview and request activation…" }).click();
     await dialog().getByRole("heading", { name: "Request activation of cohort 701" }).waitFor();
+    expect(await dialog().getByRole("button", { name: "Activate", exact: true }).count()).toBe(0);
     await dialog()
       .getByLabel(/^Reason/)
       .fill("gates passed on the 20th");
@@ -77,7 +75,7 @@ describe.skipIf(!chromiumFound())("four-eyes approval", () => {
     expect(cells.slice(1, 5)).toEqual(["Activation", "Pending", adminA.email, "gates passed on the 20th"]);
     // While it is pending the request button opens it instead of asking twice.
     await page().getByRole("link", { name: "Activation requested: waiting for approval" }).waitFor();
-    expect(await page().getByRole("button", { name: "Request activation…" }).count()).toBe(0);
+    expect(await page().getByRole("button", { name: "Preview and request activation…" }).count()).toBe(0);
     await h.checkView("approvals-cohort-history");
   });
 

@@ -5,6 +5,8 @@ import { type ReactNode, useEffect, useId, useRef } from "react";
 type Props = {
   open: boolean;
   title: string;
+  /** What confirming will really do, said first (and read out with the title when the dialog opens). */
+  lead?: string;
   confirmLabel: string;
   /** "danger" for what takes something away (a rollback). */
   tone?: "primary" | "danger";
@@ -14,9 +16,20 @@ type Props = {
   children: ReactNode;
 };
 
-export function ConfirmDialog({ open, title, confirmLabel, tone = "primary", confirmDisabled, onConfirm, onCancel, children }: Props) {
+export function ConfirmDialog({
+  open,
+  title,
+  lead,
+  confirmLabel,
+  tone = "primary",
+  confirmDisabled,
+  onConfirm,
+  onCancel,
+  children,
+}: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const leadId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -25,7 +38,7 @@ export function ConfirmDialog({ open, title, confirmLabel, tone = "primary", con
   }, [open]);
 
   return (
-    <dialog ref={ref} aria-labelledby={titleId} onClose={() => open && onCancel()}>
+    <dialog ref={ref} aria-labelledby={titleId} aria-describedby={lead ? leadId : undefined} onClose={() => open && onCancel()}>
       <form
         method="dialog"
         className="stack"
@@ -35,6 +48,11 @@ export function ConfirmDialog({ open, title, confirmLabel, tone = "primary", con
         }}
       >
         <h2 id={titleId}>{title}</h2>
+        {lead && (
+          <p id={leadId} className="lead">
+            {lead}
+          </p>
+        )}
         {children}
         <div className="row dialog-actions">
           <button type="button" onClick={onCancel}>

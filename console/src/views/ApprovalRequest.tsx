@@ -154,6 +154,14 @@ function Outcome({ request: cr, message, focus }: { request: ChangeRequest; mess
     if (focus) ref.current?.focus();
   }, [focus]);
   const subject = subjectOf(cr);
+  // How to go ahead from the subject's page: the path it offers in the service's mode (actionPlan.ts).
+  const approvals = useQuery(trpc.settings.get.queryOptions()).data?.approvals;
+  const again =
+    cr.cohortId && cr.action === "rollback"
+      ? "roll it back from"
+      : cr.cohortId && cr.action === "activate" && approvals === "off"
+        ? "activate it from"
+        : "request the change again from";
   const done =
     cr.action === "grant-admin"
       ? `${cr.userEmail ?? cr.userId} is an admin`
@@ -184,7 +192,7 @@ function Outcome({ request: cr, message, focus }: { request: ChangeRequest; mess
       {message && <p className="detail">The service said: {message}</p>}
       {cr.status !== "applied" && cr.status !== "rejected" && subject.href && (
         <p>
-          To go ahead, request the change again from{" "}
+          To go ahead, {again}{" "}
           <Link href={subject.href}>
             {subject.label.charAt(0).toLowerCase()}
             {subject.label.slice(1)}

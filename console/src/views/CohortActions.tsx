@@ -1,12 +1,12 @@
-// Activate or roll back a cohort: preview first, then confirm in a dialog that shows what will change. Where
-// a second admin must approve (docs/api.md#four-eyes-approval), the same dialog requests the change instead:
-// "Request activation…" / "Request rollback…" are always offered beside the direct actions, and a direct
-// activation refused with "Approval required" offers to request it.
+// Activate or roll back a cohort: preview first, then confirm in a dialog that shows what will change. The
+// page offers the one path the service's mode allows (settings.get, docs/api.md#four-eyes-approval; the rule
+// in actionPlan.ts): with approvals required an activation is requested, never tried and refused, and a
+// rollback goes ahead at once with a written reason that is checked here as the service checks it.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Link } from "wouter";
-import { MAX_CHANGE_REQUEST_TEXT_LENGTH, MAX_ROLLBACK_REASON_LENGTH } from "../../../server/routers/restriction/limits.js";
+import { type ActionPlan, type Approvals, type CohortAction, planFor, reasonCount, reasonProblem } from "../actionPlan.js";
 import { type RouterOutputs, trpc } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
@@ -14,23 +14,31 @@ import { Explained } from "../components/Explained.js";
 import { Time } from "../components/Time.js";
 import { plural } from "../format.js";
 import { checkTiming, explainBlocker } from "../gates.js";
+import { useResultFocus } from "../useResultFocus.js";
 import { cohortRequestsQuery } from "./ChangeRequestHistory.js";
+import { coverageQuery } from "./CohortCoverage.js";
 import { actionNoun, requestPath } from "./changeRequests.js";
 import { ImpactPreview } from "./ImpactPreview.js";
 
 type Cohort = RouterOutputs["restriction"]["listCohorts"][number];
-type Action = "activate" | "rollback";
 
-/** The service refused a direct change because approvals are required (409 activation, 400 rollback). */
+/** The service refused a direct activation because approvals are required (409): its mode changed under the page. */
 const approvalRequired = (error: unknown) => error instanceof TRPCClientError && /^Approval required/.test(error.message);
 
 export function CohortActions({ cohort, cohortNumbers }: { cohort: Cohort; cohortNumbers: Map<string, number> }) {
   const queryClient = useQueryClient();
-  const [action, setAction] = useState<Action | null>(null);
-  // Whether the open dialog requests the change (a change request) rather than making it.
-  const [requesting, setRequesting] = useState(false);
+  const settings = useQuery(trpc.settings.get.queryOptions());
+  // A 409 "Approval required" overrides a mode read before the service restarted with APPROVALS=required.
+  const [toldRequired, setToldRequired] = useState(false);
+  const approvals: Approvals | undefined = toldRequired ? "required" : settings.data?.approvals;
+  const [action, setAction] = useState<CohortAction | null>(null);
   const [reason, setReason] = useState("");
-  const [done, setDone] = useState<ReactNode>(null);
+  // How often confirming found the reason wanting: a missing reason is said from the first time, not while
+  // the field is still empty, and each time focus goes back to the field.
+  const [tried, setTried] = useState(0);
+  // A new object per outcome, so that the same words twice still take focus.
+  const [done, setDone] = useState<{ message: ReactNode } | null>(null);
+  const doneRef = useResultFocus<HTMLParagraphElement>(done);
 
   const preview = useQuery({
     ...trpc.restriction.previewCohort.queryOptions({ id: cohort.id, action: action ?? "activate" }),
@@ -39,18 +47,28 @@ export function CohortActions({ cohort, cohortNumbers }: { cohort: Cohort; cohor
     gcTime: 0,
     staleTime: 0,
   });
-  const refresh = async () => {
+  // Settled before the dialog closes, so the page below the outcome no longer moves once it has focus.
+  const refresh = async (activated: boolean) => {
     await queryClient.invalidateQueries({ queryKey: trpc.restriction.pathKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() });
+    if (activated) await queryClient.prefetchQuery(coverageQuery(cohort.id));
   };
-  const onSuccess = async (message: ReactNode) => {
+  const onSuccess = async (message: ReactNode, activated = false) => {
+    await refresh(activated);
     setAction(null);
     setReason("");
-    setDone(message);
-    await refresh();
+    setDone({ message });
   };
   const activate = useMutation(
-    trpc.restriction.activateCohort.mutationOptions({ onSuccess: (c) => onSuccess(`Cohort ${c.cohortNumber} activated.`) }),
+    trpc.restriction.activateCohort.mutationOptions({
+      onSuccess: (c) => onSuccess(`Cohort ${c.cohortNumber} activated.`, true),
+      onError: (error) => {
+        if (approvalRequired(error)) {
+          setToldRequired(true);
+          void queryClient.invalidateQueries({ queryKey: trpc.settings.pathKey() });
+        }
+      },
+    }),
   );
   const rollback = useMutation(
     trpc.restriction.rollbackCohort.mutationOptions({ onSuccess: (c) => onSuccess(`Cohort ${c.cohortNumber} rolled back.`) }),
@@ -66,127 +84,136 @@ export function CohortActions({ cohort, cohortNumbers }: { cohort: Cohort; cohor
         ),
     }),
   );
-  const mutation = requesting ? request : action === "rollback" ? rollback : activate;
-  const maxReason = requesting ? MAX_CHANGE_REQUEST_TEXT_LENGTH : MAX_ROLLBACK_REASON_LENGTH;
 
-  const open = (next: Action, asRequest: boolean) => {
+  // The same query as the gate check history below: one request, and fresh after every check.
+  const latestCheck = useQuery(trpc.restriction.listGateChecks.queryOptions({ id: cohort.id })).data?.[0];
+  // At most one pending request per cohort and action: while there is one, it is linked instead of asked again.
+  const pending = useQuery(cohortRequestsQuery(cohort.id)).data?.changeRequests.filter((r) => r.status === "pending") ?? [];
+  const nextAction: CohortAction = cohort.status === "active" ? "rollback" : "activate";
+  const pendingNext = pending.find((r) => r.action === nextAction);
+  const next = approvals && planFor(nextAction, approvals, cohort.cohortNumber);
+  const plan = approvals && action ? planFor(action, approvals, cohort.cohortNumber) : null;
+  const mutation = plan?.kind === "request" ? request : action === "rollback" ? rollback : activate;
+
+  const open = (which: CohortAction) => {
     activate.reset();
     rollback.reset();
     request.reset();
     setDone(null);
-    setRequesting(asRequest);
-    setAction(next);
+    setReason("");
+    setTried(0);
+    setAction(which);
   };
   const confirm = () => {
-    const why = reason.trim() || null;
-    if (requesting && action) request.mutate({ id: cohort.id, action, reason: why });
+    if (!plan || !action) return;
+    if (plan.reason && reasonProblem(plan.reason, reason)) {
+      setTried((n) => n + 1);
+      return;
+    }
+    const why = reason.trim() ? reason : null;
+    if (plan.kind === "request") request.mutate({ id: cohort.id, action, reason: why });
     else if (action === "activate") activate.mutate({ id: cohort.id });
-    else if (action === "rollback") rollback.mutate({ id: cohort.id, reason: why });
-  };
-  const switchToRequest = () => {
-    activate.reset();
-    rollback.reset();
-    setRequesting(true);
+    else rollback.mutate({ id: cohort.id, reason: why });
   };
   // A request may be made while activation is blocked: its approval applies it once the gates pass.
-  const blocked = !requesting && action === "activate" && Boolean(preview.data?.blockedBy);
-  // The same query as the gate check history below: one request, and fresh after every check.
-  const latestCheck = useQuery(trpc.restriction.listGateChecks.queryOptions({ id: cohort.id })).data?.[0];
-  // At most one pending request per cohort and action: while there is one, the button opens it.
-  const pending = useQuery(cohortRequestsQuery(cohort.id)).data?.changeRequests.filter((r) => r.status === "pending") ?? [];
-  const nextAction: Action = cohort.status === "active" ? "rollback" : "activate";
-  const pendingNext = pending.find((r) => r.action === nextAction);
-  const refusedForApproval = approvalRequired(mutation.error);
-  const verb = action === "rollback" ? "rollback" : "activation";
+  const blocked = plan?.kind === "direct" && action === "activate" && Boolean(preview.data?.blockedBy);
 
   return (
     <section className="card" aria-labelledby="actions-title">
       <h2 id="actions-title">Rollout</h2>
-      <p className="hint">
-        Each action shows its effect on the {plural(cohort.proIds.length, "pro")} first and asks to confirm. Where a second admin must
-        approve, request the change instead: it waits under Approvals.
-      </p>
+      <ErrorNotice error={settings.error} title="Could not read whether approvals are required" />
+      {!next && settings.isPending && <p aria-busy="true">Reading whether approvals are required…</p>}
+      {next && (
+        <p className="hint">
+          {approvals === "required"
+            ? `Approvals are required here: an activation is requested and applied once another admin approves it; a rollback happens at once, with a written reason. Each shows its effect on the ${plural(cohort.proIds.length, "pro")} first.`
+            : `Each action shows its effect on the ${plural(cohort.proIds.length, "pro")} first and asks to confirm.`}
+        </p>
+      )}
       {cohort.status !== "active" && <LatestCheck cohort={cohort} check={latestCheck} />}
-      <div className="row">
-        {cohort.status !== "active" && (
-          <button type="button" className="primary" onClick={() => open("activate", false)}>
-            Preview activation…
-          </button>
-        )}
-        {cohort.status === "active" && (
-          <button type="button" className="danger" onClick={() => open("rollback", false)}>
-            Preview rollback…
-          </button>
-        )}
-        {pendingNext ? (
-          <Link href={requestPath(pendingNext.id)} className="button-link">
-            {actionNoun[nextAction]} requested: waiting for approval
-          </Link>
-        ) : (
-          <button type="button" onClick={() => open(nextAction, true)}>
-            {nextAction === "activate" ? "Request activation…" : "Request rollback…"}
-          </button>
-        )}
-      </div>
+      {next && (
+        <div className="row">
+          {pendingNext && next.kind === "request" ? (
+            <Link href={requestPath(pendingNext.id)} className="button-link">
+              {actionNoun[nextAction]} requested: waiting for approval
+            </Link>
+          ) : (
+            <button type="button" className={next.tone} onClick={() => open(nextAction)}>
+              {next.openLabel}
+            </button>
+          )}
+          {/* A rollback request made through the API: the rollback above does not wait for it. */}
+          {pendingNext && next.kind === "direct" && (
+            <Link href={requestPath(pendingNext.id)}>{actionNoun[nextAction]} requested by another path: open the request</Link>
+          )}
+        </div>
+      )}
       {done && (
-        <p role="status" className="notice notice-ok">
-          {done}
+        <p ref={doneRef} tabIndex={-1} role="status" className="notice notice-ok">
+          {done.message}
         </p>
       )}
       <ConfirmDialog
-        open={action !== null}
-        title={
-          requesting
-            ? `Request ${verb} of cohort ${cohort.cohortNumber}`
-            : `${action === "rollback" ? "Roll back" : "Activate"} cohort ${cohort.cohortNumber}?`
-        }
-        confirmLabel={mutation.isPending ? "Working…" : requesting ? "Request approval" : action === "rollback" ? "Roll back" : "Activate"}
-        tone={!requesting && action === "rollback" ? "danger" : "primary"}
-        confirmDisabled={!preview.data || blocked || mutation.isPending || reason.length > maxReason}
+        open={plan !== null}
+        title={plan?.title ?? ""}
+        lead={plan?.lead}
+        confirmLabel={mutation.isPending ? "Working…" : (plan?.confirmLabel ?? "")}
+        tone={plan?.tone}
+        confirmDisabled={!preview.data || blocked || mutation.isPending}
         onConfirm={confirm}
         onCancel={() => setAction(null)}
       >
-        {requesting && (
-          <p className="hint">
-            Nothing changes yet: a second admin reviews this impact and approves it. If the impact changes before then, the approval applies
-            nothing.
+        {toldRequired && settings.data?.approvals === "off" && (
+          <p className="notice notice-warn">
+            The service now requires a second admin&apos;s approval for an activation: request it instead.
           </p>
         )}
         {action !== null && preview.isPending && <p aria-busy="true">Working out the effect…</p>}
         <ErrorNotice error={preview.error} />
         {action === "activate" && latestCheck && <StaleCheckWarning cohort={cohort} check={latestCheck} />}
-        {preview.data && <ImpactPreview preview={preview.data} cohortNumbers={cohortNumbers} />}
-        {(action === "rollback" || requesting) && (
-          <label>
-            {requesting
-              ? `Reason (optional, shown to the approving admin${action === "rollback" ? " and kept as the rollback's reason" : ""})`
-              : "Reason (optional, kept with the cohort and in the audit log; at least 10 letters, digits or punctuation marks where approvals are required)"}
-            <textarea
-              rows={3}
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              autoFocus
-              aria-invalid={reason.length > maxReason}
-            />
-            <span className="hint">
-              {reason.length} / {maxReason} characters
-            </span>
-          </label>
-        )}
-        {refusedForApproval && action === "activate" ? (
-          <div role="alert" className="notice notice-warn">
-            <p>A second admin must approve an activation here. Request it instead: it waits under Approvals.</p>
-          </div>
-        ) : (
-          <ErrorNotice error={mutation.error} />
-        )}
-        {refusedForApproval && !requesting && (
-          <button type="button" className="primary" onClick={switchToRequest}>
-            Request approval instead
-          </button>
-        )}
+        {preview.data && <ImpactPreview preview={preview.data} cohortNumbers={cohortNumbers} requesting={plan?.kind === "request"} />}
+        {plan?.reason && <ReasonField plan={plan} value={reason} onChange={setReason} tried={tried} />}
+        {!approvalRequired(mutation.error) && <ErrorNotice error={mutation.error} />}
       </ConfirmDialog>
     </section>
+  );
+}
+
+/** The reason, with the service's rule in its label, the count it is held to, and why it would be refused. */
+function ReasonField({ plan, value, onChange, tried }: { plan: ActionPlan; value: string; onChange(v: string): void; tried: number }) {
+  const ids = useId();
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (tried > 0) ref.current?.focus();
+  }, [tried]);
+  const rule = plan.reason;
+  if (!rule) return null;
+  const problem = reasonProblem(rule, value);
+  // Too long is said at once; too short only once the operator tried to confirm.
+  const shown = problem && (tried > 0 || value.length > rule.max) ? problem : null;
+  return (
+    <div className="field">
+      <label htmlFor={`${ids}-reason`}>{rule.label}</label>
+      <textarea
+        id={`${ids}-reason`}
+        ref={ref}
+        rows={3}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        autoFocus
+        required={rule.required}
+        aria-invalid={Boolean(shown)}
+        aria-describedby={[`${ids}-count`, shown && `${ids}-error`].filter(Boolean).join(" ")}
+      />
+      <span id={`${ids}-count`} className="hint">
+        {reasonCount(rule, value)}
+      </span>
+      {shown && (
+        <span id={`${ids}-error`} className="field-error">
+          {shown}
+        </span>
+      )}
+    </div>
   );
 }
 

@@ -27,7 +27,14 @@ function Bucket({ label, ids }: { label: string; ids: string[] }) {
   );
 }
 
-export function ImpactPreview({ preview, cohortNumbers }: { preview: Preview; cohortNumbers: Map<string, number> }) {
+type Props = {
+  preview: Preview;
+  cohortNumbers: Map<string, number>;
+  /** The dialog requests the change (approvals required): a blocked activation may still be requested. */
+  requesting?: boolean;
+};
+
+export function ImpactPreview({ preview, cohortNumbers, requesting = false }: Props) {
   const others = preview.alsoInOtherActiveCohorts;
   const name = (id: string) => (cohortNumbers.has(id) ? `cohort ${cohortNumbers.get(id)}` : id);
   return (
@@ -37,6 +44,7 @@ export function ImpactPreview({ preview, cohortNumbers }: { preview: Preview; co
           <p>
             <Explained lead="Activation is blocked." text={explainBlocker(preview.blockedBy)} />
           </p>
+          {requesting && <p>You may request it all the same: approving it is refused until a gate check passes.</p>}
         </div>
       )}
       {preview.unknownPros.length > 0 && (
