@@ -5,6 +5,7 @@ import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Explained } from "../components/Explained.js";
 import { explainBlocker } from "../gates.js";
+import { useResultFocus } from "../useResultFocus.js";
 
 /** An empty field is absent (the service counts it as 0); anything else must be a number. */
 const numberOrNull = (value: string) => (value.trim() === "" ? null : Number(value));
@@ -21,6 +22,9 @@ export function GateCheckForm({ cohortId }: { cohortId: string }) {
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.restriction.pathKey() }),
     }),
   );
+
+  // The button is disabled while the check runs, which leaves focus on <body>: the result takes it, in view.
+  const resultRef = useResultFocus<HTMLDivElement>(check.data ?? check.error);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -73,15 +77,19 @@ export function GateCheckForm({ cohortId }: { cohortId: string }) {
         Legal has signed the rollout off
       </label>
       <p className="hint">The service checks that the communication log is readable itself.</p>
-      <ErrorNotice error={check.error} />
-      {check.data && (
-        <p role="status" className={`notice ${check.data.allGatesMet ? "notice-ok" : "notice-warn"}`}>
-          {check.data.allGatesMet ? (
-            "All gates met: the cohort may be activated."
-          ) : (
-            <Explained lead="Gates not met." text={explainBlocker(check.data.blockedBy ?? "unknown")} />
+      {(check.data || check.error) && (
+        <div ref={resultRef} tabIndex={-1} className="stack">
+          <ErrorNotice error={check.error} title="Gate check not run" />
+          {check.data && (
+            <p role="status" className={`notice ${check.data.allGatesMet ? "notice-ok" : "notice-warn"}`}>
+              {check.data.allGatesMet ? (
+                "All gates met: the cohort may be activated."
+              ) : (
+                <Explained lead="Gates not met." text={explainBlocker(check.data.blockedBy ?? "unknown")} />
+              )}
+            </p>
           )}
-        </p>
+        </div>
       )}
       <button type="submit" className="primary" disabled={check.isPending}>
         {check.isPending ? "Checking…" : "Run gate check"}
