@@ -203,3 +203,46 @@ export function parseProIds(text: string, choice?: TableChoice): ProIdList {
     problems,
   };
 }
+
+export type DroppedRepeats = {
+  /** The pasted text without the repeats, in the table's own delimiter. */
+  text: string;
+  /** The reading of `text` that gives the same ids as before, each once (its layout may differ). */
+  choice: TableChoice;
+  /** How many ids were left out: each repeat after an id's first appearance. */
+  dropped: number;
+};
+
+/**
+ * The text with every repeated id left out, read as `choice` reads it: a row whose id came earlier goes
+ * (its other cells with it); in a list (every cell) a repeated cell goes and a row left empty goes. The
+ * header and rows without an id stay. Reading the new text with the new choice gives each id once, in the
+ * order of first appearance. Null when no id repeats, or when a quote mark is broken: the ids read past it
+ * cannot be trusted, and writing the table anew would hide that.
+ */
+export function dropRepeatedIds(text: string, choice?: TableChoice): DroppedRepeats | null {
+  const list = parseProIds(text, choice);
+  const table = readTable(text);
+  if (list.duplicates.length === 0 || table.quoteProblems.length > 0) return null;
+  const header = list.header !== null;
+  const seen = new Set<string>();
+  const isNew = (id: string) => {
+    if (id.length === 0) return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  };
+  const rows = table.rows.flatMap((row, index) => {
+    if (header && index === 0) return [row];
+    if (list.source !== "all") return isNew(row[list.source] ?? "") ? [row] : [];
+    const kept = row.filter((cell) => cell.length === 0 || isNew(cell));
+    return kept.some((cell) => cell.length > 0) ? [kept] : [];
+  });
+  const out = Papa.unparse(rows, { delimiter: table.delimiter, newline: "\n" });
+  const layout = parseProIds(out).layout;
+  return {
+    text: out,
+    choice: { layout, header, source: list.source },
+    dropped: list.proIds.length - seen.size,
+  };
+}

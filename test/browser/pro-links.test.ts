@@ -3,6 +3,7 @@
 // linked to /console/pros/pro%3D1 and read the id back through wouter's decodeURI, which leaves %3D, %2F,
 // %3F, %23, %26 and %2B escaped: `pro=1` opened a pro named `pro%3D1` that was never set.
 import { describe, expect, test } from "vitest";
+import { pros } from "../../db/schema/index.js";
 import { type TestUser, uniqueCohortNumber } from "../helpers/app.js";
 import { chromiumFound } from "./chromium.js";
 import { useConsole } from "./harness.js";
@@ -35,6 +36,11 @@ describe.skipIf(!chromiumFound())("links to pros with URL-special ids", () => {
   test("signs in; a cohort of such pros is active", async () => {
     admin = await h.app().signUp({ admin: true });
     const api = h.app().caller(admin).restriction;
+    // Known pros: an unknown one would say so in the title (ProLookup), which is not what these links test.
+    await h
+      .app()
+      .db.db.insert(pros)
+      .values(IDS.map((id) => ({ id, name: `Pro ${id}` })));
     cohortNumber = uniqueCohortNumber();
     const cohort = await api.createCohort({ cohortNumber, proIds: IDS });
     await api.checkGates({ id: cohort.id, responseRate: 0.6, comparisonsDone: 50, legalSignoff: true });

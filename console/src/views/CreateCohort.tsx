@@ -1,13 +1,14 @@
 // A new cohort from pro ids pasted or uploaded (a column, a line, or a spreadsheet's rows), checked against
 // the service's rules before sending, then against what the service knows (numbers taken, unknown pros).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ChangeEvent, type FormEvent, useId, useState } from "react";
+import { type ChangeEvent, type FormEvent, useId, useMemo, useState } from "react";
 import { useLocation } from "wouter";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { IdList } from "../components/IdList.js";
-import { type IdSource, MAX_PROS, parseProIds, type TableChoice } from "../csv.js";
+import { dropRepeatedIds, type IdSource, MAX_PROS, parseProIds, type TableChoice } from "../csv.js";
 import { plural } from "../format.js";
+import { useResultFocus } from "../useResultFocus.js";
 import { IdColumnChoice } from "./IdColumnChoice.js";
 import { NewCohortNotes, useNewCohortCheck } from "./NewCohortCheck.js";
 
@@ -27,6 +28,14 @@ export function CreateCohort({ suggestedNumber }: { suggestedNumber: number }) {
   const number = Number(cohortNumber);
   const numberValid = cohortNumber.trim() !== "" && Number.isInteger(number) && number > 0;
   const listReady = !list.blank && list.problems.length === 0;
+  // The paste without its repeats, offered as one click instead of hand-editing (null: nothing to drop).
+  const withoutRepeats = useMemo(
+    () => (list.duplicates.length > 0 ? dropRepeatedIds(text, choice) : null),
+    [list.duplicates.length, text, choice],
+  );
+  // What the last drop did; the button goes with the repeats, so focus moves to this line.
+  const [dropped, setDropped] = useState<{ count: number; ids: string[] } | null>(null);
+  const droppedRef = useResultFocus<HTMLParagraphElement>(dropped);
 
   const create = useMutation(
     trpc.restriction.createCohort.mutationOptions({
@@ -57,7 +66,17 @@ export function CreateCohort({ suggestedNumber }: { suggestedNumber: number }) {
   const unknownCount = check?.unknownPros.length ?? 0;
 
   /** An edit makes the last refusal ("already exists") stale: it goes as soon as the operator changes anything. */
-  const edited = () => create.reset();
+  const edited = () => {
+    create.reset();
+    setDropped(null);
+  };
+  const dropRepeats = () => {
+    if (!withoutRepeats) return;
+    edited();
+    setText(withoutRepeats.text);
+    setChoice(withoutRepeats.choice);
+    setDropped({ count: withoutRepeats.dropped, ids: list.duplicates });
+  };
   const choose = (change: Omit<TableChoice, "layout">) => {
     edited();
     setChoice({ ...(choice?.layout === list.layout ? choice : {}), ...change, layout: list.layout });
@@ -164,8 +183,20 @@ export function CreateCohort({ suggestedNumber }: { suggestedNumber: number }) {
             )}
           </div>
           {list.duplicates.length > 0 && (
-            <p>
-              Repeated: <IdList ids={list.duplicates} />
+            <div className="row">
+              <p>
+                Repeated: <IdList ids={list.duplicates} />
+              </p>
+              {withoutRepeats && (
+                <button type="button" onClick={dropRepeats}>
+                  Keep each id once (drop {plural(withoutRepeats.dropped, "repeat")})
+                </button>
+              )}
+            </div>
+          )}
+          {dropped && (
+            <p ref={droppedRef} tabIndex={-1} role="status" className="notice notice-ok">
+              Dropped {plural(dropped.count, "repeat")} of <IdList ids={dropped.ids} />: each id is listed once now.
             </p>
           )}
           {list.rowsWithoutId > 0 && (

@@ -46,6 +46,9 @@ function ProStatus({ proId }: { proId: string }) {
   if (status.isPending) return <p aria-busy="true">Loading {proId}…</p>;
   if (status.isError) return <ErrorNotice error={status.error} />;
   const pro = status.data;
+  // A cohort may list an id that is not in the pros table and its activation writes the flag all the same,
+  // so a status says nothing of whether the pro exists: an unknown id is said with or without one.
+  const unknown = known.data === false;
   return (
     <section className="card" aria-labelledby="pro-title">
       <h2 id="pro-title">
@@ -53,7 +56,21 @@ function ProStatus({ proId }: { proId: string }) {
         <span className={`badge ${pro.restrictionActive ? "badge-active" : "badge-off"}`}>
           {pro.restrictionActive ? "Restricted" : "Not restricted"}
         </span>
+        {unknown && (
+          <>
+            {" "}
+            <span className="badge badge-warn">Not a known pro</span>
+          </>
+        )}
       </h2>
+      {unknown && "updatedAt" in pro && (
+        <div role="note" className="notice notice-warn">
+          <p>
+            Not a known pro: the id is not in the pros table, yet a status is recorded for it: a cohort listed this id, and its activation
+            or rollback wrote the flag all the same. Check it for a typo; a service reading this id gets this status.
+          </p>
+        </div>
+      )}
       {"updatedAt" in pro ? (
         <dl className="facts">
           <dt>Set by</dt>
