@@ -8,8 +8,13 @@ export type RequestPlan = {
   path: string;
   headers: Record<string, string>;
   body?: string;
-  /** Returns the path (and body, and headers besides the plan's) of the i-th request, for scenarios that rotate over ids. */
-  next?: (i: number) => { path: string; body?: string; headers?: Record<string, string> };
+  /**
+   * Returns the path (and body, and headers besides the plan's) of the i-th request, for scenarios that rotate
+   * over ids. `context` is autocannon's per-connection object, handed to `onResponse` with this request's answer.
+   */
+  next?: (i: number, context: Record<string, unknown>) => { path: string; body?: string; headers?: Record<string, string> };
+  /** Called with each answer's status and the context its request's `next` was given (a connection sends one at a time). */
+  onResponse?: (status: number, context: Record<string, unknown>) => void;
   /** The status every answer must have (a 304 of a conditional request); any 2xx when absent. */
   expectStatus?: number;
 };
@@ -42,10 +47,14 @@ function requestsFor(plan: RequestPlan) {
   if (!plan.next) return undefined;
   let i = 0;
   const next = plan.next;
+  const onResponse = plan.onResponse;
   return [
     {
-      setupRequest: (request: RawRequest): RawRequest => {
-        const { path, body, headers } = next(i++);
+      ...(onResponse
+        ? { onResponse: (status: number, _body: string, context: Record<string, unknown>) => onResponse(status, context) }
+        : {}),
+      setupRequest: (request: RawRequest, context: Record<string, unknown>): RawRequest => {
+        const { path, body, headers } = next(i++, context);
         return {
           ...request,
           path,
@@ -98,7 +107,7 @@ export async function runLoad(
 
 /** Sends the plan's first request once; returns the status and the parsed JSON body. */
 export async function probe(origin: string, plan: RequestPlan): Promise<{ status: number; body: unknown }> {
-  const first: ReturnType<NonNullable<RequestPlan["next"]>> = plan.next ? plan.next(0) : { path: plan.path, body: plan.body };
+  const first: ReturnType<NonNullable<RequestPlan["next"]>> = plan.next ? plan.next(0, {}) : { path: plan.path, body: plan.body };
   const response = await fetch(origin + first.path, {
     method: plan.method,
     headers: { ...plan.headers, ...first.headers },

@@ -36,6 +36,8 @@ export type BenchOptions = {
   drainUsers: number;
   drainSubscriptionsPerUser: number;
   drainRounds: number;
+  /** write-ceiling (only when named): users (one live stream each, half on each of two product instances). */
+  ceilingUsers: number;
   /** Scenario names to run (all but those run only when named when empty). */
   only: string[];
   /** Skip the small-dataset runs. */
@@ -66,7 +68,11 @@ const USAGE = `npm run bench -- [options]
                         producer-ingest: POST /api/notifications/events, batches of 100 events for 100
                         users, beside the floor's twin (events/s, commits per batch);
                         push-drain: 1,000 push deliveries queued in one batch, drained by the product's
-                        queue to a local push service, beside the same sends made with web-push directly)
+                        queue to a local push service, beside the same sends made with web-push directly;
+                        write-ceiling: mark-read of an unread notification (one commit lowering one count)
+                        at saturation for 1,000 users: the floor, then two product instances with 1,000 live
+                        unread streams, with no announcement, NOTIFY at commit and the outbox + relay
+                        (issue V); delivery, change → event latency, a cohort of 500 as one NOTIFY)
   --skip-small          skip the 10,000-row runs
   --cpu-prof            run the servers with node --cpu-prof (profiles in bench/results/tmp/)
   --no-write            print only; leave bench/results/ as it is
@@ -130,6 +136,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     drainUsers: 100,
     drainSubscriptionsPerUser: 10,
     drainRounds: quick ? 1 : 3,
+    ceilingUsers: 1000,
     only: (values.only ?? "")
       .split(",")
       .map((s) => s.trim())

@@ -35,6 +35,7 @@ import { buildScenarios, DEFAULT_TARGETS, type Scenario, type TargetKind } from 
 import { ADMIN_EMAIL, analyzeAll, hotNotificationIds, type Seeded, seedBase, seedNotifications } from "./seed.js";
 import { type RunningServer, startServer } from "./servers.js";
 import { measureStreams, streamsTable, streamsVerdicts } from "./streams.js";
+import { measureWriteCeiling, notificationsPerUser, writeCeilingTable, writeCeilingVerdicts } from "./write-ceiling.js";
 
 const options = parseOptions(process.argv.slice(2), process.env);
 const resultsDir = fileURLToPath(new URL(options.quick ? "results/tmp/" : "results/", import.meta.url));
@@ -47,7 +48,7 @@ const log = (message: string) => console.log(`[bench ${new Date().toISOString().
 const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
 const wanted = (name: string) => options.only.length === 0 || options.only.includes(name);
 /** Measurements that run only when named, each on a database of its own. */
-const NAMED_ONLY = ["streams", "ofrep-streams", "producer-ingest", "push-drain"];
+const NAMED_ONLY = ["streams", "ofrep-streams", "producer-ingest", "push-drain", "write-ceiling"];
 
 type Target = { kind: TargetKind; label: string; server: RunningServer };
 
@@ -415,6 +416,39 @@ const runPushDrain = () =>
     pushDrainVerdicts,
   );
 
+/** Count-changing single-user commits at saturation: the floor, and the product without announcements, with NOTIFY at commit and with the outbox (issue V). */
+function runWriteCeiling() {
+  // Five runs (the floor twice, the product three times), each a warm-up, the run and a check request.
+  const perUser = notificationsPerUser(5, options.duration + options.warmup + 1, options.ceilingUsers);
+  return runAlone(
+    "write-ceiling",
+    "Write ceiling: count-changing commits with and without announcements",
+    [
+      `- load: ${options.connections} connections on the floor, ${Math.floor(options.connections / 2)} on each of the two product instances at once; ${options.duration} s per run after ${options.warmup} s warm-up; floor and product pools ${options.poolSize} connections each`,
+      `- ${options.ceilingUsers} users, one session and ${perUser} unread notifications each; request i marks user i mod ${options.ceilingUsers}'s next unread notification (PATCH /api/notifications/:id/read); ${options.ceilingUsers} unread-count streams open during each product run, one per user, half on each instance`,
+      "- announce() (migration 0018) replaced from the bench for each run: a no-op, pg_notify per user at commit (as before V), the migration's outbox insert (restored at the end)",
+    ],
+    (db) =>
+      measureWriteCeiling(
+        db,
+        productEnv(),
+        {
+          users: options.ceilingUsers,
+          notificationsPerUser: perUser,
+          connections: options.connections,
+          duration: options.duration,
+          warmup: options.warmup,
+          cohortSize: options.cohortSize,
+          floorEnv: { FLOOR_DATABASE_URL: db.url, FLOOR_POOL_SIZE: String(options.poolSize), BETTER_AUTH_SECRET: secret },
+          cpuProfDir: options.cpuProf ? profileDir : undefined,
+        },
+        log,
+      ),
+    writeCeilingTable,
+    writeCeilingVerdicts,
+  );
+}
+
 async function main() {
   const started = Date.now();
   log(`database server ${new URL(options.serverUrl).host}; ${options.quick ? "quick mode" : "full run"}`);
@@ -422,6 +456,7 @@ async function main() {
   if (options.only.includes("ofrep-streams")) await runOfrepStreams();
   if (options.only.includes("producer-ingest")) await runProducerIngest();
   if (options.only.includes("push-drain")) await runPushDrain();
+  if (options.only.includes("write-ceiling")) await runWriteCeiling();
   if (options.only.length > 0 && options.only.every((name) => NAMED_ONLY.includes(name))) return;
   db = await createBenchDatabase(options.serverUrl);
   log(`database ${db.name} created and migrated`);
