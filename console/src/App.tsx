@@ -20,6 +20,7 @@ import { NoAccess } from "./views/NoAccess.js";
 import { ProLookup } from "./views/ProLookup.js";
 import { SignIn, SignOutButton } from "./views/SignIn.js";
 import { TestSender } from "./views/TestSender.js";
+import { Users } from "./views/Users.js";
 
 const sections = [
   { href: "/cohorts", label: "Cohorts" },
@@ -28,6 +29,7 @@ const sections = [
   { href: "/test-sender", label: "Test sender" },
   { href: "/api-keys", label: "API keys" },
   { href: "/deliveries", label: "Deliveries" },
+  { href: "/users", label: "Users" },
   { href: "/approvals", label: "Approvals" },
 ];
 /** Everyone signed in has their own inbox: the one section an account that is not an admin sees. */
@@ -74,6 +76,7 @@ function Views() {
       <Route path="/test-sender" component={TestSender} />
       <Route path="/api-keys" component={ApiKeys} />
       <Route path="/deliveries" component={Deliveries} />
+      <Route path="/users" component={Users} />
       <Route path="/approvals" component={Approvals} />
       <Route path="/approvals/:id">{(params) => <ApprovalRequest key={params.id} id={params.id} />}</Route>
       <Route path="/inbox" component={Inbox} />

@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import { pros, pushDeliveries, pushSubscriptions } from "../../db/schema/index.js";
 import { TEST_PASSWORD, type TestUser } from "../helpers/app.js";
 import { insertChangeRequest, OTHER_ADMIN } from "../helpers/change-requests.js";
+import { adminAct } from "../helpers/four-eyes.js";
 import { eventFor, producer } from "../helpers/producers.js";
 import { chromiumFound } from "./chromium.js";
 import { type ConsoleHarness, useConsole } from "./harness.js";
@@ -102,6 +103,22 @@ describe.skipIf(!chromiumFound())("every view of the console", () => {
     await visit("/deliveries", "/deliveries", /^Deliveries$/, "every-06-deliveries-empty");
     await visit("/approvals", "/approvals", /approvals/i, "every-07-approvals-empty");
     await visit("/inbox", "/inbox", /notifications/i, "every-08-inbox-empty");
+    await visit("/users", "/users", /^Users$/, "every-09-users-only-you");
+  });
+
+  // A test of its own: the full sweep below takes most of a test's time on a busy machine.
+  test("the Users view, full", async () => {
+    // Users: more than a page (the pager), a long name and address, banned with a long reason and an end.
+    const long = await h.app().signUp({
+      name: `Someone with a rather long name ${"n".repeat(40)}`,
+      email: `a-very-long-address-${"x".repeat(40)}@a-long-domain.example.test`,
+    });
+    await adminAct(h.app(), admin, "ban-user", { userId: long.id, banReason: "A long reason for a ban: ".repeat(8), banExpiresIn: 86_400 });
+    // Without a password: nothing to hash, quick.
+    const more = Array.from({ length: 20 }, (_, i) => ({ name: `User ${i}`, email: `user-${String(i).padStart(2, "0")}@test.local` }));
+    for (const res of await Promise.all(more.map((user) => adminAct(h.app(), admin, "create-user", user))))
+      expect(res.statusCode).toBe(200);
+    await visit("/users", "/users", /^Users$/, "every-09-users-full");
   });
 
   test("every view, full: long ids, long texts, many rows", async () => {
