@@ -134,7 +134,11 @@ describe.skipIf(!chromiumFound())("Deliveries page", () => {
     expect(failed).toContain("Push service answered HTTP 503: push service unavailable");
     expect(await sentAndFailed.getByText(`${notificationId.slice(0, 8)}…`).getAttribute("title")).toBe(notificationId);
     // The user by email and name, not by id.
-    expect(await sentAndFailed.locator("td[data-label='User']").innerText()).toBe(`${user.email}\nAna Lima`);
+    const userCell = sentAndFailed.locator("td[data-label='User']");
+    expect([await userCell.locator(".user-email").textContent(), await userCell.locator(".user-name").textContent()]).toEqual([
+      user.email,
+      "Ana Lima",
+    ]);
 
     const queued = await row("message-7").locator("li.delivery").textContent();
     expect(queued).toMatch(/^Queued/);
