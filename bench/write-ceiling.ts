@@ -27,7 +27,9 @@
 // A LISTEN of the bench's own counts the NOTIFYs (and the ids each carried) on unread_count; the outbox's
 // backlog is sampled during the outbox run. Last, with the outbox on, a cohort of 500 pros is activated
 // through the product's procedure (in this process, as bench/ofrep-streams.ts does): the bench's LISTEN
-// must hear one NOTIFY on restriction_flags for it, not 500.
+// must hear one NOTIFY on restriction_flags for it, not 500. Very last, one UPDATE marks one notification of
+// every user at once (as raw SQL or a seed writes: one outbox row naming 1,000 users): every stream must end
+// on the database's count.
 import postgres from "postgres";
 import { createDb } from "../db/client.js";
 import { SESSION_LIFETIME } from "../server/auth/better-auth.js";
@@ -113,11 +115,27 @@ export type CohortCheck = {
   heardAfterMs: number;
 };
 
+/**
+ * One statement lowering every user's count at once (as raw SQL or a seed writes): one outbox row naming
+ * every user, announced by the relay in one batch. Every stream must show the database's count after it.
+ */
+export type WideCheck = {
+  users: number;
+  /** Streams whose last count is the database's WIDE_WAIT_MS after the commit. */
+  streamsRight: number;
+  /** Outbox rows still waiting then (the relay could not announce them). */
+  outboxRowsLeft: number;
+  /** NOTIFYs heard on unread_count meanwhile, and the ids they carried. */
+  notifies: number;
+  notifiedItems: number;
+};
+
 export type WriteCeilingResult = {
   shape: Omit<WriteCeilingShape, "floorEnv" | "cpuProfDir">;
   runs: CeilingRun[];
   deliveries: Delivery[];
   cohort: CohortCheck | null;
+  wide: WideCheck | null;
   /** Requests that found their user's notifications used up (marked an already-read one): 0 unless the seed was short. */
   exhausted: number;
 };
@@ -128,6 +146,7 @@ const OPEN_TIMEOUT_MS = 180_000;
 const SETTLE_MS = 2_000;
 const OUTBOX_DRAIN_TIMEOUT_MS = 20_000;
 const OUTBOX_SAMPLE_MS = 200;
+const WIDE_WAIT_MS = 3_000;
 const ADMIN = { id: "bench-ceiling-admin", name: "bench-admin", email: ADMIN_EMAIL, role: "admin" };
 const WHAT: Record<AnnounceMode, string> = {
   none: "no announcement",
@@ -267,18 +286,17 @@ export async function measureWriteCeiling(
   await listener.listen("unread_count", (payload) => void heard.push({ at: now(), items: announcedItems(payload).length }));
   await listener.listen(FLAGS_CHANNEL, (payload) => void flags.push({ at: now(), payload }));
 
-  // Warnings on: a relay batch that fails says so (app.log.warn) instead of failing silently.
-  const env = { ...productEnv, LOG_LEVEL: "warn" };
   const servers: RunningServer[] = [];
   let clients: ReturnType<typeof startClients> | undefined;
   const runs: CeilingRun[] = [];
   const deliveries: Delivery[] = [];
   let cohort: CohortCheck | null = null;
+  let wide: WideCheck | null = null;
   try {
     const [floor, ...products] = await Promise.all([
       startServer("floor", "./floor.ts", shape.floorEnv, { cpuProfDir: shape.cpuProfDir }),
-      startServer("product-1", "./product-server.ts", env, { cpuProfDir: shape.cpuProfDir }),
-      startServer("product-2", "./product-server.ts", env, { cpuProfDir: shape.cpuProfDir }),
+      startServer("product-1", "./product-server.ts", productEnv, { cpuProfDir: shape.cpuProfDir }),
+      startServer("product-2", "./product-server.ts", productEnv, { cpuProfDir: shape.cpuProfDir }),
     ]);
     servers.push(floor!, ...products);
 
@@ -414,13 +432,44 @@ export async function measureWriteCeiling(
       return c;
     };
 
+    /** One UPDATE marking each user's next unread notification: every stream must end on the database's count. */
+    const wideStatement = async (c: Awaited<ReturnType<typeof openStreams>>): Promise<WideCheck> => {
+      const ids = userIds.map(() => nextMark().id);
+      const heardBefore = heard.length;
+      await sql`update notifications set read_at = now() where id = any(${ids}::uuid[]) and read_at is null`;
+      await sleep(WIDE_WAIT_MS);
+      const after = await unreadCounts(sql);
+      c.send({ type: "report" });
+      const report = await c.answer("report", 30_000);
+      if (!report) throw new Error("the stream clients did not report");
+      const lastOf = new Map(
+        report.streams.map((st) => [st.follows, st.events.length ? Number(st.events[st.events.length - 1]![0]) : null]),
+      );
+      const heardNow = heard.slice(heardBefore);
+      const check: WideCheck = {
+        users: ids.length,
+        streamsRight: userIds.filter((u) => lastOf.get(u) === after.get(u)).length,
+        outboxRowsLeft: (await outboxRows(sql)).rows,
+        notifies: heardNow.length,
+        notifiedItems: heardNow.reduce((n, h) => n + h.items, 0),
+      };
+      log(
+        `write-ceiling: one statement for ${check.users} users: ${check.streamsRight} streams show the database's count ${WIDE_WAIT_MS / 1000} s later; ${check.notifies} NOTIFYs carrying ${check.notifiedItems} ids; ${check.outboxRowsLeft} outbox rows left`,
+      );
+      return check;
+    };
+
     // The floor first, with nothing announced.
     await setAnnounce("none");
     await run("floor", "none", [floor!]);
     // The product: its own ceiling, then before V, then V.
     for (const mode of ["none", "notify", "outbox"] as const) {
       const c = await measureProduct(mode);
-      if (mode === "outbox") cohort = await activateCohort(db.url, seeded.cohortId, shape.cohortSize, flags, log);
+      if (mode === "outbox") {
+        cohort = await activateCohort(db.url, seeded.cohortId, shape.cohortSize, flags, log);
+        // Last: should the relay fail on it, nothing measured after would be announced.
+        wide = await wideStatement(c);
+      }
       await c.stop();
       clients = undefined;
     }
@@ -428,7 +477,7 @@ export async function measureWriteCeiling(
     await setAnnounce("none");
     await run("floor", "none", [floor!]);
     const { floorEnv: _, cpuProfDir: __, ...rest } = shape;
-    return { shape: rest, runs, deliveries, cohort, exhausted };
+    return { shape: rest, runs, deliveries, cohort, wide, exhausted };
   } finally {
     await sql.unsafe(migrationAnnounce).catch((err: Error) => log(`write-ceiling: could not restore announce(): ${err.message}`));
     await clients?.stop();
@@ -583,6 +632,12 @@ export function writeCeilingTable(r: WriteCeilingResult): string {
       `Cohort of ${r.cohort.pros} pros activated once (restriction.activateCohort, outbox on): ${r.cohort.notifies} NOTIFY on restriction_flags (payload ${r.cohort.payloads.join(", ") || "-"}), heard ${fmt(r.cohort.heardAfterMs, 0)} ms after the call (the call took ${fmt(r.cohort.activationMs, 0)} ms).`,
     );
   }
+  if (r.wide) {
+    lines.push(
+      "",
+      `One statement lowering all ${r.wide.users} users' counts at once (raw SQL, as a seed or a script would; outbox on): ${r.wide.streamsRight} of ${r.wide.users} streams showed the database's count ${WIDE_WAIT_MS / 1000} s later; ${r.wide.notifies} NOTIFYs on unread_count carrying ${r.wide.notifiedItems} ids; ${r.wide.outboxRowsLeft} outbox rows still waiting.`,
+    );
+  }
   if (r.exhausted) lines.push("", `**${r.exhausted} requests found their user's unread notifications used up** (the seed was short).`);
   return lines.join("\n");
 }
@@ -619,6 +674,13 @@ export function writeCeilingVerdicts(r: WriteCeilingResult): Verdict[] {
       target: `a cohort of ${r.cohort.pros} is one announcement, not ${r.cohort.pros}`,
       met: r.cohort.notifies === 1,
       detail: `${r.cohort.notifies} NOTIFY on restriction_flags (${r.cohort.payloads.join(", ") || "none"})`,
+    });
+  }
+  if (r.wide) {
+    out.push({
+      target: `one statement changing ${r.wide.users} users' counts is announced to every stream (outbox + relay)`,
+      met: r.wide.streamsRight === r.wide.users && r.wide.outboxRowsLeft === 0,
+      detail: `${r.wide.streamsRight} of ${r.wide.users} streams right ${WIDE_WAIT_MS / 1000} s after the commit; ${r.wide.notifies} NOTIFYs carrying ${r.wide.notifiedItems} ids; ${r.wide.outboxRowsLeft} outbox rows left unannounced`,
     });
   }
   return out;
