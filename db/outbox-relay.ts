@@ -14,8 +14,15 @@ import postgres, { type Options } from "postgres";
 
 /** The relay's advisory lock: one per database (advisory locks belong to a database). */
 const RELAY_LOCK = 7_022_431_905_118;
-/** NOTIFY's payload limit is 8000 bytes; the JSON array of one chunk stays under it with room for the brackets. */
-const CHUNK_BYTES = 7800;
+/**
+ * NOTIFY's payload limit is 8000 bytes. Items are packed into JSON arrays of CHUNK_BYTES (each item counted
+ * with the ", " json_agg puts between items); an item is placed by where it ends, so a chunk may pass
+ * CHUNK_BYTES by one item: at most LONG_ITEM_BYTES, above which an item goes out alone. An item that cannot
+ * fit one NOTIFY at all (never an id the service writes) is left out.
+ */
+const CHUNK_BYTES = 7000;
+const LONG_ITEM_BYTES = 900;
+const MAX_ITEM_BYTES = 7990;
 
 export type RelayOptions = {
   /** Pause between polls of an empty outbox. */
@@ -98,13 +105,15 @@ export function startOutboxRelay(
         )
         returning channel, payloads, created_at
       ), items as (
-        select distinct b.channel, i.item from batch b, unnest(b.payloads) as i(item)
-        where octet_length(i.item) < ${CHUNK_BYTES - 10}
+        select distinct b.channel, i.item, octet_length(to_json(i.item)::text) as bytes
+        from batch b, unnest(b.payloads) as i(item)
       ), sized as (
-        select channel, item, sum(octet_length(to_json(item)::text) + 1) over (partition by channel order by item) as upto
-        from items
+        select channel, item, bytes, sum(bytes + 2) over (partition by channel order by item) as upto
+        from items where bytes <= ${LONG_ITEM_BYTES}
       ), chunks as (
         select channel, json_agg(item)::text as payload from sized group by channel, div(upto - 1, ${CHUNK_BYTES})
+        union all
+        select channel, json_build_array(item)::text from items where bytes > ${LONG_ITEM_BYTES} and bytes <= ${MAX_ITEM_BYTES}
       ), sent as (
         select count(pg_notify(channel, payload))::int as notifies from chunks
       )
