@@ -128,6 +128,18 @@ describe.skipIf(!chromiumFound())("the Users view, approvals required", () => {
     expect(await row.getByText("Admin requested").count()).toBe(0);
   });
 
+  test("each act is in the audit trail: the requests, the account made, the revocation, the approved grant", async () => {
+    const events = (await h.app().caller(adminB).audit.list({ limit: 50 })).events.map((e) => `${e.action} ${e.actor.email}`);
+    expect(events.filter((e) => e.startsWith("change_request.create")).sort()).toEqual([
+      "change_request.create a@test.local",
+      "change_request.create a@test.local",
+      "change_request.create b@test.local",
+    ]);
+    expect(events).toContain("user.create a@test.local");
+    // Newest first: the grant B's approval applied, then A's revocation of B.
+    expect(events.filter((e) => e.startsWith("user.set_role"))).toEqual(["user.set_role b@test.local", "user.set_role a@test.local"]);
+  });
+
   test("the pages ran without errors", () => {
     expect(h.pageProblems.filter((p) => /Content Security Policy|Refused to|uncaught/i.test(p))).toEqual([]);
   });

@@ -99,9 +99,10 @@ export function Users() {
     // A refusal may mean the list is behind (a request filed, an account removed meanwhile).
     onError: () => void refresh(),
     onSuccess: async (done, { user, acting }) => {
+      // The list first, so the result and the changed row say the same when focus lands.
+      await refresh();
       setTarget(null);
       setResult(done);
-      await refresh();
       // Taking back one's own role closes the console: the frame reads the session again.
       if (acting.kind === "role" && user.id === me?.id) await sharedClient.invalidateQueries({ queryKey: SESSION_KEY });
     },
