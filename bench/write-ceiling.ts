@@ -654,7 +654,7 @@ export function writeCeilingVerdicts(r: WriteCeilingResult): Verdict[] {
     out.push({
       target: "single-user count-changing commits, outbox + relay ≥ 0.7× the floor",
       met: outbox.rps / floor >= 0.7 && outbox.errors === 0,
-      detail: `${fmt(outbox.rps, 0)} vs ${fmt(floor, 0)} req/s (floor runs before and after: ${floors.join(", ")}) = ${fmt(outbox.rps / floor, 2)}×; ${outbox.errors} errors. For comparison: NOTIFY at commit ${notify ? `${fmt(notify.rps, 0)} req/s = ${fmt(notify.rps / floor, 2)}×` : "-"}; the product with no announcement ${none ? `${fmt(none.rps, 0)} req/s = ${fmt(none.rps / floor, 2)}×` : "-"}`,
+      detail: `${fmt(outbox.rps, 0)} vs ${fmt(floor, 0)} req/s (floor runs before and after: ${floors.join(", ")}) = ${fmt(outbox.rps / floor, 2)}×; ${outbox.errors} errors. For comparison: NOTIFY at commit ${notify ? `${fmt(notify.rps, 0)} req/s = ${fmt(notify.rps / floor, 2)}×` : "-"}; the product with no announcement (its own ceiling here) ${none ? `${fmt(none.rps, 0)} req/s = ${fmt(none.rps / floor, 2)}×, so announcing keeps ${fmt(outbox.rps / none.rps, 2)}× of it with the outbox${notify ? `, ${fmt(notify.rps / none.rps, 2)}× with NOTIFY at commit` : ""}` : "-"}`,
     });
   }
   if (delivery) {
