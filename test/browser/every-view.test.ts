@@ -69,7 +69,9 @@ async function seedDeliveries(h: ConsoleHarness, user: TestUser) {
     ]);
 }
 
-describe.skipIf(!chromiumFound())("every view of the console", () => {
+// Each test visits many views, each checked with axe at two widths: minutes on a loaded machine, so the
+// whole sweep's time bound is wider than one browser step's.
+describe.skipIf(!chromiumFound())("every view of the console", { timeout: 240_000 }, () => {
   const h = useConsole();
   let admin: TestUser;
   const visited = new Set<string>();
