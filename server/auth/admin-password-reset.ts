@@ -57,7 +57,8 @@ export async function resetAdminPassword(db: Db, input: { email: string; passwor
     await recordAudit(tx, source, {
       action: "user.revoke_sessions",
       target,
-      before: { sessionIds: ended.map((s) => s.id) },
+      // Sorted: DELETE … RETURNING gives no order, and the record should not depend on it.
+      before: { sessionIds: ended.map((s) => s.id).sort() },
       after: null,
       details,
     });

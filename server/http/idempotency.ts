@@ -8,7 +8,6 @@ import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
 import { commitsCanBeLost } from "../../db/deadline.js";
-import { isOutcomeUnknown } from "../../db/errors.js";
 import { idempotencyKeys } from "../../db/schema/index.js";
 import type { Auth } from "../auth/better-auth.js";
 import { sessionResolver } from "../auth/session.js";

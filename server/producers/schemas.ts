@@ -1,7 +1,7 @@
 // The producer API's inputs and answers (docs/api.md#sending-notifications-from-a-service): a batch of 1 to
 // 100 events; each event is checked on its own, so that one bad event is rejected beside the others.
 import { z } from "zod";
-import { noPushReasons } from "../../db/schema/delivery-statuses.js";
+import { noPushOutput } from "../routers/deliveries/schemas.js";
 import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "../routers/notifications/limits.js";
 import { isNotificationUrl, NOTIFICATION_URL_RULE } from "../routers/notifications/urls.js";
 import { nonBlank, storableText } from "../routers/text.js";
@@ -81,14 +81,6 @@ export const eventResultOutput = z.object({
 export const eventBatchOutput = z.object({
   results: z.array(eventResultOutput).describe("One result per event, in the order sent"),
 });
-
-/** Why an event queued no push (server/producers/no-push.ts); shared with the admin Deliveries answer. */
-export const noPushOutput = z
-  .enum(noPushReasons)
-  .nullable()
-  .describe(
-    "Why no push delivery was queued: push_off (the user turned push off for its category), push_not_configured (the service has no VAPID keys), no_subscription (the user had no active push subscription); null when deliveries were queued, or for an event received before the reason was kept",
-  );
 
 export const eventIdInput = z.object({
   eventId: z.string().meta({ description: "The producer's eventId", examples: ["msg-48213"] }),

@@ -1,8 +1,18 @@
 // Inputs and answers of the admin view of producers' events and their push deliveries.
 import { z } from "zod";
-import { deliveryStatuses } from "../../../db/schema/delivery-statuses.js";
-import { noPushOutput } from "../../producers/schemas.js";
+import { deliveryStatuses, noPushReasons } from "../../../db/schema/delivery-statuses.js";
 import { storableText } from "../text.js";
+
+/**
+ * Why an event queued no push (server/producers/no-push.ts). Also the producer API's event answer: it lives
+ * here because the apps' types load this file and must not load the producer API's schemas.
+ */
+export const noPushOutput = z
+  .enum(noPushReasons)
+  .nullable()
+  .describe(
+    "Why no push delivery was queued: push_off (the user turned push off for its category), push_not_configured (the service has no VAPID keys), no_subscription (the user had no active push subscription); null when deliveries were queued, or for an event received before the reason was kept",
+  );
 
 export const MAX_RECENT_EVENTS = 100;
 
