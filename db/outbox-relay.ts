@@ -14,6 +14,8 @@ import postgres, { type Options } from "postgres";
 
 /** The relay's advisory lock: one per database (advisory locks belong to a database). */
 const RELAY_LOCK = 7_022_431_905_118;
+/** The memory feed's heartbeats (server/memory/feed.ts), announced after the changes of their batch. */
+const HEARTBEAT_CHANNEL = "memory_heartbeat";
 /**
  * NOTIFY's payload limit is 8000 bytes. Items are packed into JSON arrays of CHUNK_BYTES (each item counted
  * with the ", " json_agg puts between items); an item is placed by where it ends, so a chunk may pass
@@ -115,7 +117,9 @@ export function startOutboxRelay(
         union all
         select channel, json_build_array(item)::text from items where bytes > ${LONG_ITEM_BYTES} and bytes <= ${MAX_ITEM_BYTES}
       ), sent as (
-        select count(pg_notify(channel, payload))::int as notifies from chunks
+        -- Heartbeats last: hearing one vouches for every change of the batch (server/memory/feed.ts).
+        select count(pg_notify(channel, payload))::int as notifies
+        from (select channel, payload from chunks order by channel = ${HEARTBEAT_CHANNEL}) as ordered
       )
       select pg_backend_pid() as pid, (select count(*) from batch)::int as rows, (select count(*) from items)::int as items,
         (select notifies from sent) as notifies,

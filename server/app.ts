@@ -25,6 +25,7 @@ import { judgeWrite } from "./http/trusted-writes.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
 import { type RelaySettings, startChangeRelay } from "./live/relay.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
+import { fenceWrites, startMemory } from "./memory/index.js";
 import { requestForLog } from "./observability/request-log.js";
 import { requestObserver } from "./observability/request-metrics.js";
 import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
@@ -319,12 +320,21 @@ export async function buildApp(deps: AppDeps) {
 
   const rateLimits = { testPush: createRateLimiter(rateLimitStore, "test-push", limits.testPush) };
   const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen, maxStreamsPerUser: limits.streamsPerUser });
+  // Hot reads answered from memory while this instance can vouch for it (server/memory/, issue W).
+  const memory = deps.listen
+    ? await startMemory(deps.db, deps.listen, { onError: (err) => app.log.warn({ err }, "memory: following the database failed") })
+    : undefined;
+  if (memory) {
+    fenceWrites(app, memory);
+    app.addHook("onClose", () => memory.feed.stop());
+  }
   const createContext = contextFactory(
     {
       db: deps.db,
       push: deps.push,
       rateLimits,
       live,
+      flags: memory?.flags,
       approvals: deps.config.approvals,
       signUp: deps.config.signUp,
       pushSubscriptionsPerUser: limits.pushSubscriptionsPerUser,
@@ -382,6 +392,7 @@ export async function buildApp(deps: AppDeps) {
     verifyKey,
     limiter: createRateLimiter(memoryRateLimitStore, "ofrep", limits.ofrepPerKey),
     hub: flagChanges,
+    flags: memory?.flags,
     secret: authContext.secret,
     publicBaseUrl: publicBaseUrl(deps),
   });

@@ -5,6 +5,7 @@ import type { Auth } from "./auth/better-auth.js";
 import { type SessionInfo, type SessionUser, sessionResolver } from "./auth/session.js";
 import type { ProcedureRateLimits } from "./http/rate-limit.js";
 import type { UnreadHub } from "./live/unread-hub.js";
+import type { FlagMemory } from "./memory/flags.js";
 import type { PushService } from "./push/sender.js";
 
 /** What the process holds for its whole life. */
@@ -15,6 +16,8 @@ export type Services = {
   rateLimits?: ProcedureRateLimits;
   /** The live unread counts of this instance's open streams; none for callers without HTTP. */
   live?: UnreadHub;
+  /** The pros' stored statuses in this instance's memory (server/memory/); reads go to the database when absent. */
+  flags?: FlagMemory;
   /** APPROVALS: `required` puts cohort activation behind a change request (off when absent). */
   approvals?: "off" | "required";
   /** SIGN_UP, shown to the console (open when absent). */

@@ -133,6 +133,30 @@ export const changeRelayAnnounced = new Counter({
   registers: [registry],
 });
 
+/** Hot reads by where they were answered from (server/memory/): `memory` while the instance vouches for it. */
+export const memoryReads = new Counter({
+  name: "memory_reads_total",
+  help: "Hot reads (a pro's status, a session, an API key) answered from this instance's memory, or from the database while memory could not vouch for itself",
+  labelNames: ["kind", "source"] as const,
+  registers: [registry],
+});
+
+let heartbeatAgeMs: () => number = () => Number.POSITIVE_INFINITY;
+/** Where memory_heartbeat_age_seconds is read from at scrape time: this instance's memory feed. */
+export const reportHeartbeatAge = (ageMs: () => number) => {
+  heartbeatAgeMs = ageMs;
+};
+
+/** Age of the newest heartbeat this instance heard (server/memory/feed.ts), read at scrape time. */
+export const memoryHeartbeatAge = new Gauge({
+  name: "memory_heartbeat_age_seconds",
+  help: "Seconds since the newest heartbeat this instance heard through the change announcements was sent; memory is served only while it is under 0.5",
+  registers: [registry],
+  collect() {
+    this.set(Math.min(heartbeatAgeMs(), 1e9) / 1000);
+  },
+});
+
 export const pushDeliveries = new Counter({
   name: "push_deliveries_total",
   help: "Web Push deliveries attempted, by result",

@@ -11,7 +11,8 @@ import { heartbeat, onClientLeave, startEventStream } from "../http/event-stream
 import type { RateLimiter } from "../http/rate-limit.js";
 import { onSessionExpiry } from "../live/stream.js";
 import { type OfrepRefusalReason, ofrepRefusals, ofrepStreamsOpen, streamOpened } from "../observability/metrics.js";
-import { proStatusStatement } from "../routers/restriction/pros.js";
+import type { FlagMemory } from "../memory/flags.js";
+import { storedStatus } from "../routers/restriction/pros.js";
 import type { FlagChange, FlagChangeHub } from "./changes.js";
 import { type ContextProblem, type Evaluation, evaluate, FLAG_KEY, flagsEtag, matchesEtag, targetingKeyOf } from "./evaluation.js";
 import { readStreamToken, STREAM_TOKEN_TTL_MS, streamToken } from "./stream-token.js";
@@ -24,6 +25,8 @@ export type OfrepDeps = {
   /** Evaluations and stream connections per key (OFREP_REQUESTS_PER_MINUTE). */
   limiter: RateLimiter;
   hub: FlagChangeHub;
+  /** The pros' statuses in memory (server/memory/flags.ts): evaluations read the database when absent or unsure. */
+  flags?: FlagMemory;
   /** Signs the event streams' URLs (the service's BETTER_AUTH_SECRET). */
   secret: string;
   /** Where clients reach the service (BETTER_AUTH_URL): the start of every stream URL, whatever Host a request names. */
@@ -73,9 +76,8 @@ async function countRequest(deps: OfrepDeps, keyId: string): Promise<void> {
   if (verdict.limited) throw new TooManyRequestsError(verdict.retryAfterSeconds, "Too many OFREP requests for this API key");
 }
 
-async function evaluationFor(db: Db, proId: string): Promise<Evaluation> {
-  const [status] = await proStatusStatement(db).execute({ proId });
-  return evaluate(status);
+async function evaluationFor(deps: OfrepDeps, proId: string): Promise<Evaluation> {
+  return evaluate(await storedStatus(deps.db, deps.flags, proId));
 }
 
 const refetchEvent = (change: FlagChange) =>
@@ -106,7 +108,7 @@ export async function registerOfrep(app: FastifyInstance, deps: OfrepDeps): Prom
       }
       const target = targetingKeyOf(request.body);
       if (typeof target !== "string") return reply.status(400).send({ key: flagKey, ...target });
-      return evaluationFor(deps.db, target);
+      return evaluationFor(deps, target);
     });
 
     ofrep.post<{ Headers: { "if-none-match"?: string } }>(`${OFREP_PREFIX}/evaluate/flags`, async (request, reply) => {
@@ -118,7 +120,7 @@ export async function registerOfrep(app: FastifyInstance, deps: OfrepDeps): Prom
       }
       const target = targetingKeyOf(request.body);
       if (typeof target !== "string") return reply.status(400).send(bulkProblem(target));
-      const flags = [await evaluationFor(deps.db, target)];
+      const flags = [await evaluationFor(deps, target)];
       const etag = flagsEtag(flags);
       reply.header("etag", etag).header("cache-control", "no-cache");
       if (matchesEtag(request.headers["if-none-match"], etag)) return reply.status(304).send();

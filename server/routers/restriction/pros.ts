@@ -1,11 +1,13 @@
 // Per-pro restriction flags: read, list the active ones, and the opt-in / ops-override switch (behind a change
 // request while approvals are required; a rollback never waits).
 import { asc, eq, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client.js";
+import type { Db, DbOrTx } from "../../../db/client.js";
 import { preparedFor } from "../../../db/prepared.js";
 import { proRestrictionStatus, pros } from "../../../db/schema/index.js";
 import { type AuditSource, auditSource, newAuditEventId, recordAudit } from "../../audit/record.js";
 import { AppError, notFound } from "../../errors/errors.js";
+import type { FlagMemory } from "../../memory/flags.js";
+import { memoryReads } from "../../observability/metrics.js";
 import type { AuthedContext, HandlerArgs } from "../types.js";
 import { lockStatuses, writeFlags } from "./flags.js";
 import type { Impact } from "./impact.js";
@@ -42,9 +44,23 @@ export const proStatusStatement = preparedFor((db) =>
     .prepare("pro_status"),
 );
 
+/**
+ * One pro's stored status (undefined when it has none): from this instance's memory when it can vouch for it
+ * (server/memory/flags.ts), from the database otherwise.
+ */
+export async function storedStatus(db: Db, memory: FlagMemory | undefined, proId: string): Promise<ProStatus | undefined> {
+  const remembered = memory?.status(proId);
+  if (remembered !== undefined) {
+    memoryReads.inc({ kind: "pro_status", source: "memory" });
+    return remembered ?? undefined;
+  }
+  if (memory) memoryReads.inc({ kind: "pro_status", source: "database" });
+  const [status] = await proStatusStatement(db).execute({ proId });
+  return status;
+}
+
 export async function getProStatus({ ctx, input }: HandlerArgs<{ proId: string }>): Promise<ProStatus | NoProStatus> {
-  const [status] = await proStatusStatement(ctx.db).execute({ proId: input.proId });
-  return status ?? { proId: input.proId, restrictionActive: false };
+  return (await storedStatus(ctx.db, ctx.flags, input.proId)) ?? { proId: input.proId, restrictionActive: false };
 }
 
 /** The pro, registered (404 otherwise): a flag is only ever set per pro for a pro the service knows. */

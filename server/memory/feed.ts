@@ -1,0 +1,194 @@
+// What keeps this instance's memory current, and says when it is (issue W; docs/scaling.md "Reads from
+// memory"). Memory follows the database's change announcements, and an announcement can be late (the relay
+// polls), lost (LISTEN reconnecting) or never sent (no relay running). So the instance sends itself a
+// heartbeat through the very path changes take, announce(), every HEARTBEAT_MS. Hearing its own heartbeat
+// sent at time t proves every change committed before t was announced and heard: the heartbeat's outbox row
+// has a higher id than theirs, the relay announces in id order with heartbeats last in a batch, and one
+// LISTEN connection hears NOTIFYs in commit order. Memory is served only while such a t is less than
+// STALENESS_BOUND_MS old, no refresh it depends on is still reading, and no gap in listening is being
+// caught up. Otherwise the caller reads the database.
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Db, DbHandle } from "../../db/client.js";
+import { announcedItems } from "../live/change-feed.js";
+import { dbListenReconnects } from "../observability/metrics.js";
+
+export const HEARTBEAT_CHANNEL = "memory_heartbeat";
+/** How often an instance sends itself a heartbeat. */
+export const HEARTBEAT_MS = 100;
+/** Memory whose newest proof is older than this is not served. */
+export const STALENESS_BOUND_MS = 500;
+
+export type MemoryConsumer = {
+  /**
+   * The channels it follows, and what it does with each item announced on them: `hold` keeps memory from
+   * being served until the work the item calls for is done.
+   */
+  channels: Record<string, (item: string, hold: () => () => void) => void>;
+  /** Reads everything afresh: at start and after a gap in listening. Memory is not served meanwhile. */
+  reload(): Promise<void>;
+};
+
+export type MemoryFeed = {
+  /** True while memory may be served. */
+  current(): boolean;
+  /** Memory is not served until the returned function is called (a refresh reading after an announcement). */
+  hold(): () => void;
+  /**
+   * A write of this instance committed: memory is not served until a heartbeat sent after now is heard, so a
+   * caller reads its own write at once, before the announcement of it arrives. Sends a heartbeat at once.
+   */
+  fence(): void;
+  /** Milliseconds since the newest heard heartbeat was sent (Infinity before the first). */
+  age(): number;
+  stop(): Promise<void>;
+};
+
+export type FeedOptions = { heartbeatMs?: number; boundMs?: number; onError(err: unknown): void };
+
+/**
+ * Listens on every consumer's channels and the heartbeat's, loads every consumer, then starts the heartbeat.
+ * Resolves once loaded; memory is served from the first heartbeat heard.
+ */
+export async function startMemoryFeed(
+  db: Db,
+  listen: DbHandle["listen"],
+  consumers: readonly MemoryConsumer[],
+  options: FeedOptions,
+): Promise<MemoryFeed> {
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  const boundMs = options.boundMs ?? STALENESS_BOUND_MS;
+  const instance = randomUUID();
+  /** Send times of heartbeats not yet heard, by sequence number. */
+  const sent = new Map<number, number>();
+  let seq = 0;
+  let heardSentAt = Number.NEGATIVE_INFINITY;
+  let fencedAt = Number.NEGATIVE_INFINITY;
+  let holds = 0;
+  let running = true;
+
+  function hold() {
+    holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      holds--;
+    };
+  }
+
+  let sending: Promise<void> | undefined;
+  let sendAgain = false;
+  function send() {
+    if (sending) {
+      sendAgain = true;
+      return;
+    }
+    sending = (async () => {
+      do {
+        sendAgain = false;
+        const n = ++seq;
+        sent.set(n, Date.now());
+        // A heartbeat lost in a crash costs nothing: its commit need not wait for the disk.
+        await db
+          .execute(sql`select set_config('synchronous_commit', 'off', true), announce(${HEARTBEAT_CHANNEL}, array[${`${instance}:${n}`}])`)
+          .catch((err) => {
+            sent.delete(n);
+            if (running) options.onError(err);
+          });
+      } while (sendAgain && running);
+      sending = undefined;
+    })();
+  }
+
+  function heard(item: string) {
+    const colon = item.lastIndexOf(":");
+    if (item.slice(0, colon) !== instance) return;
+    const n = Number(item.slice(colon + 1));
+    const at = sent.get(n);
+    if (at === undefined) return;
+    heardSentAt = Math.max(heardSentAt, at);
+    for (const k of sent.keys()) if (k <= n) sent.delete(k);
+  }
+
+  const reloadAll = () => Promise.all(consumers.map((consumer) => consumer.reload()));
+
+  // A gap in listening: from the first channel listened again, memory is held and the heartbeats heard
+  // before vouch for nothing; once every channel listens again, every consumer reads afresh.
+  const channels = [...new Set(consumers.flatMap((consumer) => Object.keys(consumer.channels))), HEARTBEAT_CHANNEL];
+  let gap: { release: () => void; waiting: Set<string>; reloading: boolean; again: boolean } | undefined;
+  async function catchUp(open: NonNullable<typeof gap>) {
+    open.reloading = true;
+    do {
+      open.again = false;
+      await reloadAll().catch(options.onError);
+    } while (open.again && open.waiting.size === 0 && running);
+    open.reloading = false;
+    if (open.waiting.size > 0) return; // another reconnection: its last re-listen catches up
+    gap = undefined;
+    open.release();
+  }
+  function relistened(channel: string) {
+    if (!gap) {
+      gap = { release: hold(), waiting: new Set(channels), reloading: false, again: false };
+      heardSentAt = Number.NEGATIVE_INFINITY;
+      dbListenReconnects.inc({ channel: "memory" });
+    } else if (gap.waiting.size === 0) {
+      // Lost again while catching up: wait for every channel once more, then read again.
+      gap.waiting = new Set(channels);
+      gap.again = true;
+      heardSentAt = Number.NEGATIVE_INFINITY;
+    }
+    gap.waiting.delete(channel);
+    if (gap.waiting.size === 0 && !gap.reloading) void catchUp(gap);
+  }
+
+  const handlers = new Map<string, (item: string) => void>();
+  for (const consumer of consumers) {
+    for (const [channel, handler] of Object.entries(consumer.channels)) {
+      const before = handlers.get(channel);
+      handlers.set(channel, (item) => {
+        before?.(item);
+        handler(item, hold);
+      });
+    }
+  }
+  handlers.set(HEARTBEAT_CHANNEL, heard);
+
+  dbListenReconnects.inc({ channel: "memory" }, 0);
+  const starting = hold();
+  const stops: Array<() => Promise<void>> = [];
+  for (const channel of channels) {
+    const handler = handlers.get(channel)!;
+    stops.push(
+      await listen(
+        channel,
+        (payload) => {
+          for (const item of announcedItems(payload)) handler(item);
+        },
+        () => relistened(channel),
+      ),
+    );
+  }
+  await reloadAll().finally(starting);
+
+  const timer = setInterval(send, heartbeatMs);
+  timer.unref();
+  send();
+
+  return {
+    current: () => holds === 0 && heardSentAt >= fencedAt && Date.now() - heardSentAt <= boundMs,
+    hold,
+    fence() {
+      fencedAt = Date.now();
+      send();
+    },
+    age: () => Date.now() - heardSentAt,
+    async stop() {
+      running = false;
+      clearInterval(timer);
+      await sending;
+      await Promise.allSettled(stops.map((stop) => stop()));
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// This instance's memory of what its hot reads need (issue W; docs/scaling.md "Reads from memory"): the
+// pros' stored statuses, fed by the database's announcements and served only while the feed vouches for it.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Db, DbHandle } from "../../db/client.js";
+import { reportHeartbeatAge } from "../observability/metrics.js";
+import { fenceOnWrites, procedureMayChangeMemory, wroteMemory } from "./fence.js";
+import { type FeedOptions, type MemoryFeed, startMemoryFeed } from "./feed.js";
+import { createFlagMemory, type FlagMemory } from "./flags.js";
+
+export type Memory = { feed: MemoryFeed; flags: FlagMemory };
+
+/** Loads the memory and starts following the database; resolves once loaded. */
+export async function startMemory(db: Db, listen: DbHandle["listen"], options: FeedOptions): Promise<Memory> {
+  const flags = createFlagMemory(db, options.onError);
+  const feed = await startMemoryFeed(db, listen, [flags], options);
+  flags.attach(feed);
+  reportHeartbeatAge(feed.age);
+  return { feed, flags };
+}
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Whether a request may have written what memory holds. A user's own notification writes and the producer
+ * API (all under /api/notifications, or tRPC's notifications.* procedures) never do; any other write may (an
+ * admin's flag change, a sign-out, a role change), and is answered before memory serves again.
+ */
+export function mayChangeMemory(request: Pick<FastifyRequest, "method" | "url">): boolean {
+  if (READS.has(request.method)) return false;
+  const path = request.url.split("?", 1)[0]!;
+  if (path.startsWith("/api/notifications/") || path === "/api/notifications") return false;
+  if (path.startsWith("/trpc/")) return path.slice("/trpc/".length).split(",").some(procedureMayChangeMemory);
+  return true;
+}
+
+/**
+ * A caller reads its own writes (fence.ts): procedures fence after their mutations; this covers the writes
+ * that are no procedure (better-auth's sign-out, its admin routes), once answered.
+ */
+export function fenceWrites(app: FastifyInstance, memory: Memory): void {
+  const stop = fenceOnWrites(memory.feed);
+  app.addHook("onClose", async () => stop());
+  app.addHook("onSend", async (request, _reply, payload) => {
+    if (mayChangeMemory(request)) wroteMemory();
+    return payload;
+  });
+}
