@@ -3,8 +3,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db, DbHandle } from "../../db/client.js";
 import { reportHeartbeatAge } from "../observability/metrics.js";
-import { fenceOnWrites, procedureMayChangeMemory, wroteMemory } from "./fence.js";
 import { type FeedOptions, type MemoryFeed, startMemoryFeed } from "./feed.js";
+import { fenceOnWrites, procedureMayChangeMemory, wroteMemory } from "./fence.js";
 import { createFlagMemory, type FlagMemory } from "./flags.js";
 
 export type Memory = { feed: MemoryFeed; flags: FlagMemory };

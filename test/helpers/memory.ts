@@ -15,6 +15,7 @@ export async function answeredFrom<T>(kind: string, read: () => Promise<T>): Pro
   const value = await read();
   const fromMemory = (await memoryReads(kind, "memory")) - memory;
   const fromDatabase = (await memoryReads(kind, "database")) - database;
-  if (fromMemory + fromDatabase !== 1) throw new Error(`expected one ${kind} read, saw ${fromMemory} from memory and ${fromDatabase} from the database`);
+  if (fromMemory + fromDatabase !== 1)
+    throw new Error(`expected one ${kind} read, saw ${fromMemory} from memory and ${fromDatabase} from the database`);
   return { value, source: fromMemory ? "memory" : "database" };
 }
