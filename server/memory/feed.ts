@@ -18,6 +18,8 @@ export const HEARTBEAT_CHANNEL = "memory_heartbeat";
 export const HEARTBEAT_MS = 100;
 /** Memory whose newest proof is older than this is not served. */
 export const STALENESS_BOUND_MS = 500;
+/** The re-listens of one reconnection come as a burst (server/live/change-feed.ts): caught up once. */
+const RELISTEN_BURST_MS = 50;
 
 export type MemoryConsumer = {
   /**
@@ -113,34 +115,34 @@ export async function startMemoryFeed(
 
   const reloadAll = () => Promise.all(consumers.map((consumer) => consumer.reload()));
 
-  // A gap in listening: from the first channel listened again, memory is held and the heartbeats heard
-  // before vouch for nothing; once every channel listens again, every consumer reads afresh.
+  // A gap in listening. Each channel listened again holds memory and voids the heartbeats heard before, at
+  // once; a moment after the last of them, every consumer reads afresh, and again if another comes meanwhile.
+  // postgres.js listens again channel by channel, in the order they were first listened, on one connection:
+  // the heartbeat's channel is the last, so no heartbeat can vouch for memory before every channel listens.
   const channels = [...new Set(consumers.flatMap((consumer) => Object.keys(consumer.channels))), HEARTBEAT_CHANNEL];
-  let gap: { release: () => void; waiting: Set<string>; reloading: boolean; again: boolean } | undefined;
+  let gap: { release: () => void; timer?: NodeJS.Timeout; reloading: boolean; again: boolean } | undefined;
   async function catchUp(open: NonNullable<typeof gap>) {
     open.reloading = true;
     do {
       open.again = false;
       await reloadAll().catch(options.onError);
-    } while (open.again && open.waiting.size === 0 && running);
-    open.reloading = false;
-    if (open.waiting.size > 0) return; // another reconnection: its last re-listen catches up
+    } while (open.again && running);
     gap = undefined;
     open.release();
   }
-  function relistened(channel: string) {
+  function relistened() {
+    heardSentAt = Number.NEGATIVE_INFINITY;
     if (!gap) {
-      gap = { release: hold(), waiting: new Set(channels), reloading: false, again: false };
-      heardSentAt = Number.NEGATIVE_INFINITY;
+      gap = { release: hold(), reloading: false, again: false };
       dbListenReconnects.inc({ channel: "memory" });
-    } else if (gap.waiting.size === 0) {
-      // Lost again while catching up: wait for every channel once more, then read again.
-      gap.waiting = new Set(channels);
-      gap.again = true;
-      heardSentAt = Number.NEGATIVE_INFINITY;
     }
-    gap.waiting.delete(channel);
-    if (gap.waiting.size === 0 && !gap.reloading) void catchUp(gap);
+    const open = gap;
+    if (open.reloading) {
+      open.again = true;
+      return;
+    }
+    clearTimeout(open.timer);
+    open.timer = setTimeout(() => void catchUp(open), RELISTEN_BURST_MS);
   }
 
   const handlers = new Map<string, (item: string) => void>();
@@ -166,7 +168,7 @@ export async function startMemoryFeed(
         (payload) => {
           for (const item of announcedItems(payload)) handler(item);
         },
-        () => relistened(channel),
+        relistened,
       ),
     );
   }
@@ -187,6 +189,7 @@ export async function startMemoryFeed(
     async stop() {
       running = false;
       clearInterval(timer);
+      clearTimeout(gap?.timer);
       await sending;
       await Promise.allSettled(stops.map((stop) => stop()));
     },

@@ -21,14 +21,14 @@ export async function startMemory(db: Db, listen: DbHandle["listen"], options: F
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Whether a request may have written what memory holds. A user's own notification writes and the producer
- * API (all under /api/notifications, or tRPC's notifications.* procedures) never do; any other write may (an
- * admin's flag change, a sign-out, a role change), and is answered before memory serves again.
+ * Whether a request may have written what memory holds. OFREP's evaluations (POSTs that only read), a user's
+ * own notification writes and the producer API (under /api/notifications, or tRPC's notifications.*
+ * procedures) never do; any other write may (an admin's flag change, a sign-out, a role change).
  */
 export function mayChangeMemory(request: Pick<FastifyRequest, "method" | "url">): boolean {
   if (READS.has(request.method)) return false;
   const path = request.url.split("?", 1)[0]!;
-  if (path.startsWith("/api/notifications/") || path === "/api/notifications") return false;
+  if (path.startsWith("/api/notifications/") || path === "/api/notifications" || path.startsWith("/ofrep/")) return false;
   if (path.startsWith("/trpc/")) return path.slice("/trpc/".length).split(",").some(procedureMayChangeMemory);
   return true;
 }
