@@ -282,7 +282,15 @@ export async function buildApp(deps: AppDeps) {
   const authContext = await deps.auth.$context;
   registerRequestGuards(app, (origin) => authContext.isTrustedOrigin(origin));
   registerRateLimits(app, limits, rateLimitStore);
-  const runKeyed = registerIdempotency(app, { db: deps.db, auth: deps.auth, replays: keyCreationReplay });
+  // Hot reads answered from memory while this instance can vouch for it (server/memory/, issue W).
+  const memory = deps.listen
+    ? await startMemory(deps.db, deps.listen, { onError: (err) => app.log.warn({ err }, "memory: following the database failed") })
+    : undefined;
+  if (memory) {
+    fenceWrites(app, memory);
+    app.addHook("onClose", () => memory.feed.stop());
+  }
+  const runKeyed = registerIdempotency(app, { db: deps.db, auth: deps.auth, replays: keyCreationReplay, identity: memory?.identity });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`)),
   );
@@ -320,14 +328,6 @@ export async function buildApp(deps: AppDeps) {
 
   const rateLimits = { testPush: createRateLimiter(rateLimitStore, "test-push", limits.testPush) };
   const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen, maxStreamsPerUser: limits.streamsPerUser });
-  // Hot reads answered from memory while this instance can vouch for it (server/memory/, issue W).
-  const memory = deps.listen
-    ? await startMemory(deps.db, deps.listen, { onError: (err) => app.log.warn({ err }, "memory: following the database failed") })
-    : undefined;
-  if (memory) {
-    fenceWrites(app, memory);
-    app.addHook("onClose", () => memory.feed.stop());
-  }
   const createContext = contextFactory(
     {
       db: deps.db,
@@ -340,6 +340,7 @@ export async function buildApp(deps: AppDeps) {
       pushSubscriptionsPerUser: limits.pushSubscriptionsPerUser,
     },
     deps.auth,
+    memory?.identity,
   );
   registerUnreadCountStream(app, live, createContext);
   await registerTrpcDoor(app, TRPC_PREFIX, {
@@ -354,7 +355,7 @@ export async function buildApp(deps: AppDeps) {
 
   registerRestRoutes(app, restRoutes, createContext, runKeyed);
 
-  const verifyKey = apiKeyVerifier(deps.db, (err) => app.log.warn({ err }, "API key: recording its last use failed"));
+  const verifyKey = apiKeyVerifier(deps.db, (err) => app.log.warn({ err }, "API key: recording its last use failed"), memory?.identity);
   const queue = deps.push.vapid
     ? startDeliveryQueue({
         db: deps.db,

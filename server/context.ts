@@ -6,6 +6,7 @@ import { type SessionInfo, type SessionUser, sessionResolver } from "./auth/sess
 import type { ProcedureRateLimits } from "./http/rate-limit.js";
 import type { UnreadHub } from "./live/unread-hub.js";
 import type { FlagMemory } from "./memory/flags.js";
+import type { IdentityMemory } from "./memory/identity.js";
 import type { PushService } from "./push/sender.js";
 
 /** What the process holds for its whole life. */
@@ -49,9 +50,12 @@ export function createContextInner(
   };
 }
 
-/** The context of one HTTP request: the session from its bearer token or cookie. */
-export function contextFactory(services: Services, auth: Auth) {
-  const resolveSession = sessionResolver(auth, services.db);
+/**
+ * The context of one HTTP request: the session from its bearer token or cookie, from `identity` (this
+ * instance's memory) while it can vouch for it.
+ */
+export function contextFactory(services: Services, auth: Auth, identity?: IdentityMemory) {
+  const resolveSession = sessionResolver(auth, services.db, identity);
   return async function createContext(request: FastifyRequest): Promise<Context> {
     const resolved = await resolveSession(request);
     return createContextInner(services, {

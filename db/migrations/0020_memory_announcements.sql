@@ -45,3 +45,22 @@ END;
 $$;--> statement-breakpoint
 CREATE TRIGGER "session_changed" AFTER UPDATE ON "sessions"
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "announce_session_changed"();
+--> statement-breakpoint
+-- A key changed in any way but its last use (revoked, expired, rescoped, by the service or by hand), or
+-- deleted: the keys an instance remembers are checked again.
+CREATE FUNCTION "announce_api_key_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    PERFORM announce('api_key_changed', array_agg(id::text)) FROM old_rows;
+  ELSE
+    PERFORM announce('api_key_changed', array_agg(n.id::text)) FROM new_rows n JOIN old_rows o USING (id)
+      WHERE (n.secret_hash, n.scopes, n.expires_at, n.revoked_at, n.name, n.producer)
+        IS DISTINCT FROM (o.secret_hash, o.scopes, o.expires_at, o.revoked_at, o.name, o.producer);
+  END IF;
+  RETURN NULL;
+END;
+$$;--> statement-breakpoint
+CREATE TRIGGER "api_key_changed" AFTER UPDATE ON "api_keys"
+  REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "announce_api_key_changed"();--> statement-breakpoint
+CREATE TRIGGER "api_key_deleted" AFTER DELETE ON "api_keys"
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "announce_api_key_changed"();

@@ -8,6 +8,8 @@ import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { API_KEY_PREFIX_LENGTH, type ApiKeyScope, apiKeys } from "../../db/schema/index.js";
 import { AppError } from "../errors/errors.js";
+import type { IdentityMemory, KeyRecord } from "../memory/identity.js";
+import { memoryReads } from "../observability/metrics.js";
 
 export const API_KEY_HEADER = "x-api-key";
 const SECRET_PREFIX = "rk_";
@@ -57,7 +59,7 @@ const keyBySecretHash = preparedFor((db) =>
  * writing on every request: this instance writes it when its own last write is a minute old, and the
  * UPDATE's condition keeps several instances from writing it more than about once a minute between them.
  */
-export function apiKeyVerifier(db: Db, onError: (err: unknown) => void) {
+export function apiKeyVerifier(db: Db, onError: (err: unknown) => void, memory?: IdentityMemory) {
   const lastWritten = new Map<string, number>();
 
   function touch(id: string, lastUsedAt: Date | null, now: number) {
@@ -70,10 +72,26 @@ export function apiKeyVerifier(db: Db, onError: (err: unknown) => void) {
       .then(() => {}, onError);
   }
 
+  /**
+   * The key of this hash: from memory while it can vouch for it (server/memory/identity.ts), else the table.
+   * Unknown hashes are not remembered: anyone can send new ones.
+   */
+  async function keyByHash(hash: string): Promise<KeyRecord | undefined> {
+    if (memory?.current()) {
+      const remembered = memory.keys.get(hash);
+      memoryReads.inc({ kind: "api_key", source: remembered ? "memory" : "database" });
+      if (remembered) return remembered;
+    } else if (memory) memoryReads.inc({ kind: "api_key", source: "database" });
+    const epoch = memory?.keys.epoch() ?? 0;
+    const [key] = await keyBySecretHash(db).execute({ hash });
+    if (key) memory?.keys.remember(hash, key, epoch);
+    return key;
+  }
+
   /** The key this secret belongs to, or a 401 naming what is wrong with it. */
   return async function verify(secret: string | string[] | undefined): Promise<VerifiedKey> {
     if (typeof secret !== "string" || secret === "") throw new ApiKeyRefusedError("missing_key", "An API key is required (X-API-Key)");
-    const [key] = await keyBySecretHash(db).execute({ hash: secretHash(secret) });
+    const key = await keyByHash(secretHash(secret));
     if (!key) throw new ApiKeyRefusedError("unknown_key", "Unknown API key");
     const now = Date.now();
     if (key.revokedAt) throw new ApiKeyRefusedError("revoked", "This API key was revoked");

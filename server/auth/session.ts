@@ -12,6 +12,8 @@ import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { sessions, users } from "../../db/schema/index.js";
 import { impersonatorOf } from "../audit/impersonator.js";
+import type { IdentityMemory } from "../memory/identity.js";
+import { memoryReads } from "../observability/metrics.js";
 import { type Auth, SESSION_LIFETIME } from "./better-auth.js";
 
 export type SessionUser = { id: string; name: string; email: string; role: string };
@@ -98,8 +100,20 @@ async function viaBetterAuth(auth: Auth, db: Db, request: FastifyRequest): Promi
  */
 const resolvedByRequest = new WeakMap<FastifyRequest, Promise<ResolvedSession>>();
 
-/** Resolves a request's caller: null when it has no session, or a bad or expired one. */
-export function sessionResolver(auth: Auth, db: Db) {
+/**
+ * Whether a bearer session may be answered without better-auth: unexpired, and not due for the refresh
+ * better-auth alone does. An impersonation session is never refreshed: better-auth gives it an hour, and its
+ * refresh (which spares only sessions carrying its "don't remember" cookie, which a bearer caller has not)
+ * stretched it to the 7 days of an ordinary session on a bearer caller's first request.
+ */
+export const answerableSession = (session: SessionInfo, now = Date.now()) =>
+  session.expiresAt.getTime() > now && (Boolean(session.impersonatedBy) || !dueForRefresh(session.expiresAt, now));
+
+/**
+ * Resolves a request's caller: null when it has no session, or a bad or expired one. With `memory`, a bearer
+ * token's session is answered from it while it can vouch for it (server/memory/identity.ts).
+ */
+export function sessionResolver(auth: Auth, db: Db, memory?: IdentityMemory) {
   // Signed tokens are checked with the secret better-auth signs them with.
   const secret = auth.options.secret ?? "";
   async function lookUp(request: FastifyRequest): Promise<ResolvedSession> {
@@ -107,18 +121,25 @@ export function sessionResolver(auth: Auth, db: Db) {
     if (!authorization && !cookie) return null;
     const token = bearerSessionToken(authorization, secret);
     if (token) {
+      if (memory?.current()) {
+        const remembered = memory.sessions.get(token);
+        memoryReads.inc({ kind: "session", source: remembered ? "memory" : "database" });
+        if (remembered) return remembered;
+      } else if (memory) memoryReads.inc({ kind: "session", source: "database" });
+      const epoch = memory?.sessions.epoch() ?? 0;
       const row = await sessionByToken(db, token);
-      // An impersonation session is never refreshed: better-auth gives it an hour, and its refresh (which
-      // spares only sessions carrying its "don't remember" cookie, which a bearer caller has not) stretched
-      // it to the 7 days of an ordinary session on a bearer caller's first request.
-      if (row && (row.session.impersonatedBy !== null || !dueForRefresh(row.session.expiresAt))) {
+      if (row) {
         // The admin behind an impersonation session is looked up only for such a session, so the common
         // lookup stays one statement.
         const { id, expiresAt, impersonatedBy } = row.session;
-        return {
+        const resolved = {
           user: row.user,
           session: { id, expiresAt, impersonatedBy: impersonatedBy === null ? null : await impersonatorOf(db, impersonatedBy) },
         };
+        if (answerableSession(resolved.session)) {
+          memory?.sessions.remember(token, resolved, epoch);
+          return resolved;
+        }
       }
     }
     return viaBetterAuth(auth, db, request);

@@ -12,6 +12,7 @@ import { idempotencyKeys } from "../../db/schema/index.js";
 import type { Auth } from "../auth/better-auth.js";
 import { sessionResolver } from "../auth/session.js";
 import { AppError, IdempotencyKeyReusedError, validationError } from "../errors/errors.js";
+import type { IdentityMemory } from "../memory/identity.js";
 import { sendError, toRestError } from "../rest/errors.js";
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -116,9 +117,9 @@ const sendAnswer = (reply: FastifyReply, answer: KeyedAnswer) =>
  */
 export function registerIdempotency(
   app: FastifyInstance,
-  deps: { db: Db; auth: Auth; replays?: Readonly<Record<string, ReplayAnswer>> },
+  deps: { db: Db; auth: Auth; replays?: Readonly<Record<string, ReplayAnswer>>; identity?: IdentityMemory },
 ): RunKeyed {
-  const resolveSession = sessionResolver(deps.auth, deps.db);
+  const resolveSession = sessionResolver(deps.auth, deps.db, deps.identity);
   const claims = new WeakMap<FastifyRequest, Claim>();
   // PostgreSQL: the claim is made inside the request's transaction (runKeyed); these wait for it there.
   const pending = new WeakMap<FastifyRequest, { claim: Claim; fingerprint: string }>();

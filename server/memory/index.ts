@@ -1,21 +1,26 @@
 // This instance's memory of what its hot reads need (issue W; docs/scaling.md "Reads from memory"): the
-// pros' stored statuses, fed by the database's announcements and served only while the feed vouches for it.
+// pros' stored statuses, the callers' sessions and API keys, fed by the database's announcements and served
+// only while the feed vouches for it.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db, DbHandle } from "../../db/client.js";
+import { answerableSession } from "../auth/session.js";
 import { reportHeartbeatAge } from "../observability/metrics.js";
 import { type FeedOptions, type MemoryFeed, startMemoryFeed } from "./feed.js";
 import { fenceOnWrites, procedureMayChangeMemory, wroteMemory } from "./fence.js";
 import { createFlagMemory, type FlagMemory } from "./flags.js";
+import { createIdentityMemory, type IdentityMemory } from "./identity.js";
 
-export type Memory = { feed: MemoryFeed; flags: FlagMemory };
+export type Memory = { feed: MemoryFeed; flags: FlagMemory; identity: IdentityMemory };
 
 /** Loads the memory and starts following the database; resolves once loaded. */
 export async function startMemory(db: Db, listen: DbHandle["listen"], options: FeedOptions): Promise<Memory> {
   const flags = createFlagMemory(db, options.onError);
-  const feed = await startMemoryFeed(db, listen, [flags], options);
+  const identity = createIdentityMemory((resolved, now) => answerableSession(resolved.session, now));
+  const feed = await startMemoryFeed(db, listen, [flags, identity], options);
   flags.attach(feed);
+  identity.attach(feed);
   reportHeartbeatAge(feed.age);
-  return { feed, flags };
+  return { feed, flags, identity };
 }
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);

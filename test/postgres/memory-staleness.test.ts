@@ -81,6 +81,36 @@ describe("memory and the gaps in what an instance hears (PostgreSQL)", () => {
     for (let i = 0; i < 20; i++) expect((await evaluate(t(), key, proId)).value).toBe(true);
   });
 
+  it("a revoke and a sign-out during a LISTEN outage are refused from the bound on, and after listening resumes", async () => {
+    const user = await t().signUp();
+    const key = await insertApiKey(t().db.db);
+    const whoAmI = () =>
+      answeredFrom(
+        "session",
+        async () => (await t().app.inject({ method: "GET", url: "/api/notifications/unread-count", headers: user.headers })).statusCode,
+      );
+    const evaluateWith = () =>
+      answeredFrom("api_key", async () => (await ofrep(t).evaluate({ headers: key.headers, body: forPro("pro-gap") })).statusCode);
+    const fromMemory = { withinMs: 5000, what: "an answer from memory" };
+    await waitFor(whoAmI, (a) => a.source === "memory" && a.value === 200, fromMemory);
+    await waitFor(evaluateWith, (a) => a.source === "memory" && a.value === 200, fromMemory);
+    const [listener] = await server`select pid from pg_stat_activity where datname = ${database} and query ilike 'listen %'`;
+
+    await server.unsafe(`alter database ${database} allow_connections false`);
+    await server`select pg_terminate_backend(${listener!.pid as number})`;
+    await waitFor(whoAmI, (a) => a.source === "database", { withinMs: 2000, what: "the database answering once the heartbeats stop" });
+    await t().db.db.execute(sql`delete from sessions where user_id = ${user.id}`);
+    await t().db.db.execute(sql`update api_keys set revoked_at = now() where id = ${key.id}`);
+    for (let i = 0; i < 10; i++) {
+      expect(await whoAmI()).toEqual({ value: 401, source: "database" });
+      expect(await evaluateWith()).toEqual({ value: 401, source: "database" });
+    }
+
+    await server.unsafe(`alter database ${database} allow_connections true`);
+    await waitFor(evaluateWith, (a) => a.source === "memory" && a.value === 401, fromMemory);
+    for (let i = 0; i < 10; i++) expect((await whoAmI()).value).toBe(401);
+  });
+
   it("no relay announcing: memory stops being served, and a change made meanwhile is answered from the database", async () => {
     const key = await insertApiKey(t().db.db);
     const proId = await registeredPro(t().db.db);
