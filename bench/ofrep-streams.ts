@@ -105,7 +105,10 @@ export async function measureOfrepStreams(
     const urlsStarted = now();
     const answers = await bulkEvaluations(origin, apiKey, [...cohort, ...others], 10);
     const urlsMs = now() - urlsStarted;
-    const targets: ClientStream[] = answers.map((a) => ({ kind: "ofrep", follows: a.proId, url: a.url }));
+    // Stream URLs start with the public base URL (BETTER_AUTH_URL), which the bench's server on a random port
+    // does not have: the same path and signature, on the server itself.
+    const onServer = (url: string) => new URL(`${new URL(url).pathname}${new URL(url).search}`, origin).href;
+    const targets: ClientStream[] = answers.map((a) => ({ kind: "ofrep", follows: a.proId, url: onServer(a.url) }));
 
     log(`ofrep-streams: opening ${targets.length} streams (${OPEN_CONCURRENCY} at a time)`);
     clients.send({ type: "open", origin, streams: targets, concurrency: OPEN_CONCURRENCY, timeoutMs: OPEN_TIMEOUT_MS });

@@ -95,6 +95,8 @@ function productEnv(): Record<string, string> {
     HOST: "127.0.0.1",
     PORT: "0",
     LOG_LEVEL: "silent",
+    // One key drives every OFREP scenario: the default 30,000 a minute was met at ~2,500 evaluations a second.
+    OFREP_REQUESTS_PER_MINUTE: "100000000",
     PLATFORM_ADMIN_EMAILS: ADMIN_EMAIL,
     VAPID_PUBLIC_KEY: vapid.publicKey,
     VAPID_PRIVATE_KEY: vapid.privateKey,

@@ -54,6 +54,11 @@ export type AppDeps = {
    */
   startRelay?: (options: RelayOptions) => Relay;
   relaySettings?: Partial<RelaySettings>;
+  /**
+   * The embedded PGlite: a change is announced, in process, before its commit returns, and listening never
+   * breaks, so memory needs no heartbeat to vouch for it (server/memory/feed.ts).
+   */
+  announcesAtOnce?: boolean;
   auth: Auth;
   push: PushService;
   /** Overrides the pino logger settings (tests pass false). */
@@ -284,7 +289,10 @@ export async function buildApp(deps: AppDeps) {
   registerRateLimits(app, limits, rateLimitStore);
   // Hot reads answered from memory while this instance can vouch for it (server/memory/, issue W).
   const memory = deps.listen
-    ? await startMemory(deps.db, deps.listen, { onError: (err) => app.log.warn({ err }, "memory: following the database failed") })
+    ? await startMemory(deps.db, deps.listen, {
+        inProcess: deps.announcesAtOnce,
+        onError: (err) => app.log.warn({ err }, "memory: following the database failed"),
+      })
     : undefined;
   if (memory) {
     fenceWrites(app, memory);

@@ -59,6 +59,7 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       db: handle.db,
       listen: handle.listen,
       startRelay: handle.driver === "postgres" ? handle.startRelay : undefined,
+      announcesAtOnce: handle.driver === "pglite",
       auth,
       push,
       logger: options.logger,

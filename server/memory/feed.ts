@@ -46,7 +46,16 @@ export type MemoryFeed = {
   stop(): Promise<void>;
 };
 
-export type FeedOptions = { heartbeatMs?: number; boundMs?: number; onError(err: unknown): void };
+export type FeedOptions = {
+  heartbeatMs?: number;
+  boundMs?: number;
+  /**
+   * The embedded PGlite: every change is announced in process before its commit returns, and listening never
+   * breaks, so memory is current whenever nothing holds it; no heartbeat is sent.
+   */
+  inProcess?: boolean;
+  onError(err: unknown): void;
+};
 
 /**
  * Listens on every consumer's channels and the heartbeat's, loads every consumer, then starts the heartbeat.
@@ -173,6 +182,19 @@ export async function startMemoryFeed(
     );
   }
   await reloadAll().finally(starting);
+
+  if (options.inProcess) {
+    return {
+      current: () => holds === 0,
+      hold,
+      fence() {},
+      age: () => 0,
+      async stop() {
+        running = false;
+        await Promise.allSettled(stops.map((stop) => stop()));
+      },
+    };
+  }
 
   const timer = setInterval(send, heartbeatMs);
   timer.unref();

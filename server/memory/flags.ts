@@ -120,7 +120,9 @@ export function createFlagMemory(db: Db, onError: (err: unknown) => void): FlagM
     status(proId) {
       if (!feed?.current()) return undefined;
       const kept = statuses.get(proId);
-      return kept ? { proId, restrictionActive: kept.restrictionActive, cohortId: kept.cohortId, updatedAt: new Date(kept.updatedAtMs) } : null;
+      return kept
+        ? { proId, restrictionActive: kept.restrictionActive, cohortId: kept.cohortId, updatedAt: new Date(kept.updatedAtMs) }
+        : null;
     },
     attach(given) {
       feed = given;

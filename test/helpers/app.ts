@@ -93,6 +93,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     db: db.db,
     listen: db.listen,
     startRelay: db.driver === "postgres" ? db.startRelay : undefined,
+    announcesAtOnce: db.driver === "pglite",
     auth,
     push,
     logger: options.logger ?? false,
