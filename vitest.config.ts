@@ -38,9 +38,7 @@ export default defineConfig({
       // test/pglite/ holds what only the embedded driver has (its settings); test/postgres/ the reverse.
       integration("pglite", "pglite", ["test/pglite/**/*.test.ts"]),
       browser("browser-pglite", "pglite"),
-      ...(process.env.TEST_DATABASE_URL
-        ? [integration("postgres", "postgres", ["test/postgres/**/*.test.ts"])]
-        : []),
+      ...(process.env.TEST_DATABASE_URL ? [integration("postgres", "postgres", ["test/postgres/**/*.test.ts"])] : []),
     ],
   },
 });
