@@ -8,8 +8,7 @@ import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { API_KEY_PREFIX_LENGTH, type ApiKeyScope, apiKeys } from "../../db/schema/index.js";
 import { AppError } from "../errors/errors.js";
-import type { IdentityMemory, KeyRecord } from "../memory/identity.js";
-import { memoryReads } from "../observability/metrics.js";
+import { type IdentityMemory, type KeyRecord, recalled } from "../memory/identity.js";
 
 export const API_KEY_HEADER = "x-api-key";
 const SECRET_PREFIX = "rk_";
@@ -77,11 +76,8 @@ export function apiKeyVerifier(db: Db, onError: (err: unknown) => void, memory?:
    * Unknown hashes are not remembered: anyone can send new ones.
    */
   async function keyByHash(hash: string): Promise<KeyRecord | undefined> {
-    if (memory?.current()) {
-      const remembered = memory.keys.get(hash);
-      memoryReads.inc({ kind: "api_key", source: remembered ? "memory" : "database" });
-      if (remembered) return remembered;
-    } else if (memory) memoryReads.inc({ kind: "api_key", source: "database" });
+    const remembered = recalled(memory, memory?.keys, hash, "api_key");
+    if (remembered) return remembered;
     const epoch = memory?.keys.epoch() ?? 0;
     const [key] = await keyBySecretHash(db).execute({ hash });
     if (key) memory?.keys.remember(hash, key, epoch);

@@ -12,8 +12,7 @@ import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { sessions, users } from "../../db/schema/index.js";
 import { impersonatorOf } from "../audit/impersonator.js";
-import type { IdentityMemory } from "../memory/identity.js";
-import { memoryReads } from "../observability/metrics.js";
+import { type IdentityMemory, recalled } from "../memory/identity.js";
 import { type Auth, SESSION_LIFETIME } from "./better-auth.js";
 
 export type SessionUser = { id: string; name: string; email: string; role: string };
@@ -121,11 +120,8 @@ export function sessionResolver(auth: Auth, db: Db, memory?: IdentityMemory) {
     if (!authorization && !cookie) return null;
     const token = bearerSessionToken(authorization, secret);
     if (token) {
-      if (memory?.current()) {
-        const remembered = memory.sessions.get(token);
-        memoryReads.inc({ kind: "session", source: remembered ? "memory" : "database" });
-        if (remembered) return remembered;
-      } else if (memory) memoryReads.inc({ kind: "session", source: "database" });
+      const remembered = recalled(memory, memory?.sessions, token, "session");
+      if (remembered) return remembered;
       const epoch = memory?.sessions.epoch() ?? 0;
       const row = await sessionByToken(db, token);
       if (row) {
