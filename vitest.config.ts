@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config";
 
 // Integration suites run once on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set. The time
-// limits only end a test that hangs: with two files at once on two cores, a test that starts a server
-// process can take half a minute.
+// limits only end a test that hangs; on a loaded machine a test that starts a server process can take half
+// a minute. Files run one at a time on 2 cores (Vitest's default there): two at once made every browser
+// file ~3 times slower, no faster in all.
 const integration = (name: string, db: "pglite" | "postgres", only: string[] = []) => ({
   test: {
     name,
@@ -29,9 +30,6 @@ const browser = (name: string, db: "pglite" | "postgres") => ({
 
 export default defineConfig({
   test: {
-    // Vitest's default is one file at a time on a 2-core machine; most files wait on PostgreSQL, a server
-    // process or the browser, so two at once keep both cores busy (CI: ~45 min one at a time).
-    maxWorkers: 2,
     reporters: ["default", "./test/browser/reporter.ts"],
     projects: [
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
