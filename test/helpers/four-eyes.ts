@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { users } from "../../db/schema/index.js";
 import { TEST_ORIGIN, type TestApp, type TestUser } from "./app.js";
+import { byHand } from "./memory.js";
 
 /** POST /api/auth/admin/<act> as this caller, from a trusted origin as better-auth requires; the response. */
 export const adminAct = (app: TestApp, caller: Pick<TestUser, "headers"> | null, act: string, body: object) =>
@@ -36,4 +37,4 @@ export async function roleOf(app: TestApp, userId: string): Promise<string | nul
 
 /** Gives the role straight in the table: the outcome of whatever path an attacker used to get it. */
 export const makeAdminInTable = (app: TestApp, userId: string) =>
-  app.db.db.update(users).set({ role: "admin" }).where(eq(users.id, userId));
+  byHand(app.db.db.update(users).set({ role: "admin" }).where(eq(users.id, userId)));

@@ -1,4 +1,5 @@
 // What the instances' memory did (server/memory/), read from the process's metrics: tests compare differences.
+import { wroteMemory } from "../../server/memory/fence.js";
 import { registry } from "../../server/observability/metrics.js";
 
 export type MemorySource = "memory" | "database";
@@ -18,4 +19,15 @@ export async function answeredFrom<T>(kind: string, read: () => Promise<T>): Pro
   if (fromMemory + fromDatabase !== 1)
     throw new Error(`expected one ${kind} read, saw ${fromMemory} from memory and ${fromDatabase} from the database`);
   return { value, source: fromMemory ? "memory" : "database" };
+}
+
+/**
+ * A test's own write straight to the tables (a role, an expiry): like any write of this process, memory waits
+ * until it has heard it before serving again (server/memory/fence.ts), so the next request sees it. Without
+ * this, an instance on PostgreSQL sees it within memory's bound (0.5 s), not on the very next request.
+ */
+export async function byHand<T>(write: PromiseLike<T>): Promise<T> {
+  const result = await write;
+  wroteMemory();
+  return result;
 }

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "../../db/schema/index.js";
 import { BOOTSTRAP_ADMIN_EMAIL, TEST_ORIGIN, useTestApp } from "../helpers/app.js";
+import { byHand } from "../helpers/memory.js";
 
 describe("service shell", () => {
   const t = useTestApp();
@@ -165,10 +166,12 @@ describe("service shell", () => {
         expect(res.statusCode).toBe(401);
         expect(res.json()).toEqual(unauthorized);
       }
-      await t()
-        .db.db.update(sessions)
-        .set({ expiresAt: new Date(Date.now() - 1000) })
-        .where(eq(sessions.userId, user.id));
+      await byHand(
+        t()
+          .db.db.update(sessions)
+          .set({ expiresAt: new Date(Date.now() - 1000) })
+          .where(eq(sessions.userId, user.id)),
+      );
       const expired = await t().app.inject({ method: "GET", url: "/api/admin/restriction", headers: user.headers });
       expect(expired.statusCode).toBe(401);
       expect(expired.json()).toEqual(unauthorized);

@@ -15,6 +15,7 @@ import { type TestUser, useTestApp } from "../helpers/app.js";
 import { type Access, PERSONAS, type Persona, type ProcedureRow, procedureRows, restRows } from "../helpers/authz-rows.js";
 import { freshId, type Personas, signUpPersonas } from "../helpers/fixtures.js";
 import { impersonate } from "../helpers/four-eyes.js";
+import { byHand } from "../helpers/memory.js";
 import type { Json } from "../helpers/rest.js";
 import { snapshotTables } from "../helpers/snapshot.js";
 
@@ -98,10 +99,12 @@ describe("authorization matrix", () => {
 
   /** better-auth deletes an expired session it sees: put it back, still expired, before each call. */
   async function expireSession() {
-    await db()
-      .insert(sessions)
-      .values(expiredSession)
-      .onConflictDoUpdate({ target: sessions.id, set: { expiresAt: expiredSession.expiresAt } });
+    await byHand(
+      db()
+        .insert(sessions)
+        .values(expiredSession)
+        .onConflictDoUpdate({ target: sessions.id, set: { expiresAt: expiredSession.expiresAt } }),
+    );
   }
 
   type Answer = { status: number; ok: boolean; code?: string; message?: string; data?: unknown; raw: string };
@@ -255,10 +258,12 @@ describe("authorization matrix", () => {
   it("an expired session is refused while the same token, refreshed, is accepted", async () => {
     // The expired cells mean something only if the token is otherwise good.
     await expireSession();
-    await db()
-      .update(sessions)
-      .set({ expiresAt: new Date(Date.now() + 60_000) })
-      .where(eq(sessions.id, expiredSession.id));
+    await byHand(
+      db()
+        .update(sessions)
+        .set({ expiresAt: new Date(Date.now() + 60_000) })
+        .where(eq(sessions.id, expiredSession.id)),
+    );
     const res = await t().app.inject({ method: "GET", url: `${R}/cohorts`, headers: expiredAdmin.headers });
     expect(res.statusCode, res.body).toBe(200);
     await expireSession();

@@ -7,6 +7,7 @@ import { sessions } from "../../db/schema/index.js";
 import { SESSION_LIFETIME } from "../../server/auth/better-auth.js";
 import { TEST_ORIGIN, useTestApp } from "../helpers/app.js";
 import { adminAct } from "../helpers/four-eyes.js";
+import { byHand } from "../helpers/memory.js";
 
 const t = useTestApp();
 const HOUR = 3_600_000;
@@ -30,10 +31,12 @@ const expiryOf = async (id: string) => (await t().db.db.select().from(sessions).
 
 /** Moves the session's expiry as if it had been made `ago` ms earlier, so better-auth finds it due for refresh. */
 async function age(id: string, ago: number) {
-  await t()
-    .db.db.update(sessions)
-    .set({ expiresAt: new Date(Date.now() + HOUR - ago) })
-    .where(eq(sessions.id, id));
+  await byHand(
+    t()
+      .db.db.update(sessions)
+      .set({ expiresAt: new Date(Date.now() + HOUR - ago) })
+      .where(eq(sessions.id, id)),
+  );
 }
 
 describe("an impersonation session ends after its hour", () => {
@@ -72,10 +75,12 @@ describe("an impersonation session ends after its hour", () => {
 
   it("a session of the user's own is still refreshed to its 7 days", async () => {
     const user = await t().signUp();
-    await t()
-      .db.db.update(sessions)
-      .set({ expiresAt: new Date(Date.now() + HOUR) })
-      .where(eq(sessions.userId, user.id));
+    await byHand(
+      t()
+        .db.db.update(sessions)
+        .set({ expiresAt: new Date(Date.now() + HOUR) })
+        .where(eq(sessions.userId, user.id)),
+    );
     const res = await t().app.inject({ method: "GET", url: "/api/auth/get-session", headers: user.headers });
     expect(res.statusCode).toBe(200);
     const [own] = await t().db.db.select().from(sessions).where(eq(sessions.userId, user.id));

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { sessions, users } from "../../db/schema/index.js";
 import { SESSION_LIFETIME } from "../../server/auth/better-auth.js";
 import { TEST_ORIGIN, useTestApp } from "../helpers/app.js";
+import { byHand } from "../helpers/memory.js";
 
 const t = useTestApp();
 const COUNT = "/api/notifications/unread-count";
@@ -61,7 +62,7 @@ describe("session lookup", () => {
   it("lets better-auth extend a session that is due for its daily refresh", async () => {
     const user = await t().signUp();
     const soon = new Date(Date.now() + 60 * 60 * 1000);
-    await t().db.db.update(sessions).set({ expiresAt: soon }).where(eq(sessions.userId, user.id));
+    await byHand(t().db.db.update(sessions).set({ expiresAt: soon }).where(eq(sessions.userId, user.id)));
     const res = await t().app.inject({ method: "GET", url: COUNT, headers: user.headers });
     expect(res.statusCode).toBe(200);
     const extended = (await sessionOf(user.id)).expiresAt.getTime();
@@ -70,20 +71,22 @@ describe("session lookup", () => {
 
   it("refuses an expired session and better-auth deletes it", async () => {
     const user = await t().signUp();
-    await t()
-      .db.db.update(sessions)
-      .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(sessions.userId, user.id));
+    await byHand(
+      t()
+        .db.db.update(sessions)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(sessions.userId, user.id)),
+    );
     const res = await t().app.inject({ method: "GET", url: COUNT, headers: user.headers });
     expect(res.statusCode).toBe(401);
     expect(await t().db.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(0);
   });
 
-  it("sees a role change on the next request (nothing is cached)", async () => {
+  it("sees a role change made in the table on the next request", async () => {
     const user = await t().signUp({ admin: true });
     const cohorts = () => t().app.inject({ method: "GET", url: "/api/admin/restriction/cohorts", headers: user.headers });
     expect((await cohorts()).statusCode).toBe(200);
-    await t().db.db.update(users).set({ role: "user" }).where(eq(users.id, user.id));
+    await byHand(t().db.db.update(users).set({ role: "user" }).where(eq(users.id, user.id)));
     expect((await cohorts()).statusCode).toBe(403);
   });
 });
