@@ -14,6 +14,11 @@ import { announcedItems } from "../live/change-feed.js";
 import { dbListenReconnects } from "../observability/metrics.js";
 
 export const HEARTBEAT_CHANNEL = "memory_heartbeat";
+/**
+ * Marks the statements memory sends in the background, so a reader of the database's log (and a test that
+ * counts a request's statements) can tell them from the request's own.
+ */
+export const MEMORY_STATEMENT = sql.raw("/* memory */");
 /** How often an instance sends itself a heartbeat. */
 export const HEARTBEAT_MS = 100;
 /** Memory whose newest proof is older than this is not served. */
@@ -102,7 +107,9 @@ export async function startMemoryFeed(
         sent.set(n, Date.now());
         // A heartbeat lost in a crash costs nothing: its commit need not wait for the disk.
         await db
-          .execute(sql`select set_config('synchronous_commit', 'off', true), announce(${HEARTBEAT_CHANNEL}, array[${`${instance}:${n}`}])`)
+          .execute(
+            sql`select set_config('synchronous_commit', 'off', true), announce(${HEARTBEAT_CHANNEL}, array[${`${instance}:${n}`}]) ${MEMORY_STATEMENT}`,
+          )
           .catch((err) => {
             sent.delete(n);
             if (running) options.onError(err);

@@ -8,7 +8,7 @@ import { textArray } from "../../db/arrays.js";
 import type { Db } from "../../db/client.js";
 import { proRestrictionStatus } from "../../db/schema/index.js";
 import type { ProStatus } from "../routers/restriction/pros.js";
-import type { MemoryConsumer, MemoryFeed } from "./feed.js";
+import { MEMORY_STATEMENT, type MemoryConsumer, type MemoryFeed } from "./feed.js";
 
 /** Announced with the ids of pros whose stored status was written (migration 0020). */
 export const PRO_STATUS_CHANNEL = "pro_status";
@@ -58,7 +58,7 @@ export function createFlagMemory(db: Db, onError: (err: unknown) => void): FlagM
     db
       .select()
       .from(proRestrictionStatus)
-      .where(sql`${proRestrictionStatus.proId} = any(${textArray(proIds)})`);
+      .where(sql`${proRestrictionStatus.proId} = any(${textArray(proIds)}) ${MEMORY_STATEMENT}`);
 
   function apply(proId: string, status: ProStatus | null) {
     if (status) statuses.set(proId, keep(status));
@@ -106,7 +106,7 @@ export function createFlagMemory(db: Db, onError: (err: unknown) => void): FlagM
     async reload() {
       readDuringReload = new Map();
       try {
-        const rows = await db.select().from(proRestrictionStatus);
+        const rows = await db.select().from(proRestrictionStatus).where(sql`true ${MEMORY_STATEMENT}`);
         const loaded = new Map(rows.map((row) => [row.proId, keep(row)]));
         for (const [proId, status] of readDuringReload) {
           if (status) loaded.set(proId, keep(status));
