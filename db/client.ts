@@ -33,6 +33,8 @@ export type DbOptions = {
   databaseUrl?: string | undefined;
   /** A folder, or `memory://` for a database that lives as long as the process. */
   pgliteDir?: string;
+  /** PGlite: a dump of a data folder to start from (`dumpDataDir`), as tests start from a migrated one. */
+  pgliteLoadDataDir?: Blob;
   /** Connections in the postgres.js pool. */
   maxConnections?: number;
   /** Called with every SQL statement Drizzle sends (tests count them). */
@@ -84,7 +86,11 @@ export type DbHandle = {
        */
       startRelay(options: RelayOptions): Relay;
     }
-  | { driver: "pglite" }
+  | {
+      driver: "pglite";
+      /** The data folder as a tarball, which `pgliteLoadDataDir` starts from. */
+      dumpDataDir(): Promise<Blob>;
+    }
 );
 
 /**
@@ -199,7 +205,11 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     await createPgliteFolder(dir);
   }
   // The extensions the migrations create (0006_trigram_search.sql); PostgreSQL has them in its contrib.
-  const client = await PGlite.create(dir, { startParams: pgliteStartParams, extensions: { pg_trgm, btree_gin } });
+  const client = await PGlite.create(dir, {
+    startParams: pgliteStartParams,
+    extensions: { pg_trgm, btree_gin },
+    loadDataDir: options.pgliteLoadDataDir,
+  });
   const db = drizzlePglite(client, { schema, logger });
   instrumentDb(db, options.observe);
   return {
@@ -207,6 +217,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     driver: "pglite",
     migrate: (folder = migrationsFolder) => migratePglite(db, { migrationsFolder: folder }),
     listen: (channel, onPayload) => client.listen(channel, onPayload),
+    dumpDataDir: () => client.dumpDataDir("none"),
     close: () => client.close().finally(unlock),
   };
 }
