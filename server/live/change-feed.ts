@@ -8,7 +8,7 @@ import { dbListenReconnects } from "../observability/metrics.js";
  * postgres.js queues a LISTEN again at each failed reconnection attempt and runs them all once one succeeds:
  * the re-listens of one reconnect come as a burst, which this gathers into one catch-up.
  */
-const RELISTEN_BURST_MS = 50;
+export const RELISTEN_BURST_MS = 50;
 
 /**
  * What one announcement names: a JSON array of changed ids (migration 0018; the outbox relay sends many in

@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db, DbHandle } from "../../db/client.js";
-import { announcedItems } from "../live/change-feed.js";
+import { announcedItems, RELISTEN_BURST_MS } from "../live/change-feed.js";
 import { dbListenReconnects } from "../observability/metrics.js";
 
 export const HEARTBEAT_CHANNEL = "memory_heartbeat";
@@ -23,8 +23,6 @@ export const MEMORY_STATEMENT = sql.raw("/* memory */");
 export const HEARTBEAT_MS = 100;
 /** Memory whose newest proof is older than this is not served. */
 export const STALENESS_BOUND_MS = 500;
-/** The re-listens of one reconnection come as a burst (server/live/change-feed.ts): caught up once. */
-const RELISTEN_BURST_MS = 50;
 
 export type MemoryConsumer = {
   /**
