@@ -343,6 +343,7 @@ export async function buildApp(deps: AppDeps) {
       rateLimits,
       live,
       flags: memory?.flags,
+      unreadCounts: memory?.unreadCounts,
       approvals: deps.config.approvals,
       signUp: deps.config.signUp,
       pushSubscriptionsPerUser: limits.pushSubscriptionsPerUser,
@@ -387,7 +388,7 @@ export async function buildApp(deps: AppDeps) {
       })
     : null;
   app.addHook("onClose", async () => retention?.stop());
-  registerProducerRoutes(app, { db: deps.db, push: deps.push, verifyKey, queued: () => queue?.wake() });
+  registerProducerRoutes(app, { db: deps.db, push: deps.push, verifyKey, queued: () => queue?.wake(), unreadCounts: memory?.unreadCounts });
 
   const onFlagError = (err: unknown) => app.log.warn({ err }, "OFREP: reading a flag change failed");
   const flagChanges = createFlagChangeHub(deps.db, onFlagError, {

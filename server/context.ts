@@ -5,6 +5,7 @@ import type { Auth } from "./auth/better-auth.js";
 import { type SessionInfo, type SessionUser, sessionResolver } from "./auth/session.js";
 import type { ProcedureRateLimits } from "./http/rate-limit.js";
 import type { UnreadHub } from "./live/unread-hub.js";
+import type { UnreadCountMemory } from "./memory/counts.js";
 import type { FlagMemory } from "./memory/flags.js";
 import type { IdentityMemory } from "./memory/identity.js";
 import type { PushService } from "./push/sender.js";
@@ -19,6 +20,8 @@ export type Services = {
   live?: UnreadHub;
   /** The pros' stored statuses in this instance's memory (server/memory/); reads go to the database when absent. */
   flags?: FlagMemory;
+  /** Users' unread counts in this instance's memory (server/memory/counts.ts); read from the database when absent. */
+  unreadCounts?: UnreadCountMemory;
   /** APPROVALS: `required` puts cohort activation behind a change request (off when absent). */
   approvals?: "off" | "required";
   /** SIGN_UP, shown to the console (open when absent). */

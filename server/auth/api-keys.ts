@@ -8,7 +8,8 @@ import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { API_KEY_PREFIX_LENGTH, type ApiKeyScope, apiKeys } from "../../db/schema/index.js";
 import { AppError } from "../errors/errors.js";
-import { type IdentityMemory, type KeyRecord, recalled } from "../memory/identity.js";
+import { recalled } from "../memory/feed.js";
+import type { IdentityMemory, KeyRecord } from "../memory/identity.js";
 
 export const API_KEY_HEADER = "x-api-key";
 const SECRET_PREFIX = "rk_";

@@ -12,7 +12,8 @@ import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { sessions, users } from "../../db/schema/index.js";
 import { impersonatorOf } from "../audit/impersonator.js";
-import { type IdentityMemory, recalled } from "../memory/identity.js";
+import { recalled } from "../memory/feed.js";
+import type { IdentityMemory } from "../memory/identity.js";
 import { type Auth, SESSION_LIFETIME } from "./better-auth.js";
 
 export type SessionUser = { id: string; name: string; email: string; role: string };

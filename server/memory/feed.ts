@@ -11,7 +11,8 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db, DbHandle } from "../../db/client.js";
 import { announcedItems, RELISTEN_BURST_MS } from "../live/change-feed.js";
-import { dbListenReconnects } from "../observability/metrics.js";
+import { dbListenReconnects, memoryReads } from "../observability/metrics.js";
+import type { Recall } from "./recall.js";
 
 export const HEARTBEAT_CHANNEL = "memory_heartbeat";
 /**
@@ -221,4 +222,20 @@ export async function startMemoryFeed(
       await Promise.allSettled(stops.map((stop) => stop()));
     },
   };
+}
+
+/**
+ * What `recall` holds for `key` while `memory` can vouch for it, counted in memory_reads_total; undefined
+ * when the caller must read the database (and then remember what it read, under the epoch taken before).
+ */
+export function recalled<V>(
+  memory: { current(): boolean } | undefined,
+  recall: Recall<V> | undefined,
+  key: string,
+  kind: "session" | "api_key" | "unread_count",
+): V | undefined {
+  if (!memory || !recall) return undefined;
+  const remembered = memory.current() ? recall.get(key) : undefined;
+  memoryReads.inc({ kind, source: remembered ? "memory" : "database" });
+  return remembered;
 }

@@ -18,5 +18,8 @@ export function wroteMemory(): void {
   for (const feed of feeds) feed.fence();
 }
 
-/** A user's own notification procedures and the producer API never change what memory holds. */
+/**
+ * A user's own notification procedures and the producer API change no memory but unread counts, which they
+ * drop themselves (server/memory/counts.ts): they need not fence.
+ */
 export const procedureMayChangeMemory = (path: string) => !path.startsWith("notifications.");

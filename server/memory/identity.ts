@@ -4,7 +4,6 @@
 // while the memory feed vouches for it (feed.ts). A miss, or memory that cannot vouch for itself, reads the
 // database as before (server/auth/session.ts, server/auth/api-keys.ts).
 import type { ResolvedSession } from "../auth/session.js";
-import { memoryReads } from "../observability/metrics.js";
 import type { MemoryConsumer, MemoryFeed } from "./feed.js";
 import { createRecall, type Recall } from "./recall.js";
 
@@ -67,20 +66,4 @@ export function createIdentityMemory(usableSession: (resolved: NonNullable<Resol
       feed = given;
     },
   };
-}
-
-/**
- * What `recall` holds for `key` while memory can vouch for it, counted in memory_reads_total; undefined when
- * the caller must read the database (and then remember what it read).
- */
-export function recalled<V>(
-  memory: IdentityMemory | undefined,
-  recall: Recall<V> | undefined,
-  key: string,
-  kind: "session" | "api_key",
-): V | undefined {
-  if (!memory || !recall) return undefined;
-  const remembered = memory.current() ? recall.get(key) : undefined;
-  memoryReads.inc({ kind, source: remembered ? "memory" : "database" });
-  return remembered;
 }

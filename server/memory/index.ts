@@ -1,26 +1,29 @@
 // This instance's memory of what its hot reads need (issue W; docs/scaling.md "Reads from memory"): the
-// pros' stored statuses, the callers' sessions and API keys, fed by the database's announcements and served
+// pros' stored statuses, the callers' sessions and API keys, users' unread counts, fed by the database's announcements and served
 // only while the feed vouches for it.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db, DbHandle } from "../../db/client.js";
 import { answerableSession } from "../auth/session.js";
 import { reportHeartbeatAge } from "../observability/metrics.js";
+import { createUnreadCountMemory, type UnreadCountMemory } from "./counts.js";
 import { type FeedOptions, type MemoryFeed, startMemoryFeed } from "./feed.js";
 import { fenceOnWrites, procedureMayChangeMemory, wroteMemory } from "./fence.js";
 import { createFlagMemory, type FlagMemory } from "./flags.js";
 import { createIdentityMemory, type IdentityMemory } from "./identity.js";
 
-export type Memory = { feed: MemoryFeed; flags: FlagMemory; identity: IdentityMemory };
+export type Memory = { feed: MemoryFeed; flags: FlagMemory; identity: IdentityMemory; unreadCounts: UnreadCountMemory };
 
 /** Loads the memory and starts following the database; resolves once loaded. */
 export async function startMemory(db: Db, listen: DbHandle["listen"], options: FeedOptions): Promise<Memory> {
   const flags = createFlagMemory(db, options.onError);
   const identity = createIdentityMemory((resolved, now) => answerableSession(resolved.session, now));
-  const feed = await startMemoryFeed(db, listen, [flags, identity], options);
+  const unreadCounts = createUnreadCountMemory();
+  const feed = await startMemoryFeed(db, listen, [flags, identity, unreadCounts], options);
   flags.attach(feed);
   identity.attach(feed);
+  unreadCounts.attach(feed);
   reportHeartbeatAge(feed.age);
-  return { feed, flags, identity };
+  return { feed, flags, identity, unreadCounts };
 }
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);

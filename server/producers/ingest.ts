@@ -37,15 +37,16 @@ const eventIdOf = (raw: unknown): string | null => {
 };
 
 /**
- * The results of one batch, in order. `pushEnabled` false (no VAPID keys) queues no delivery. Returns
- * whether any delivery was queued, for the caller to wake the queue after commit.
+ * The results of one batch, in order. `pushEnabled` false (no VAPID keys) queues no delivery. Also returns
+ * how many deliveries were queued, for the caller to wake the queue after commit, and the users given a
+ * notification, whose unread counts changed.
  */
 export async function ingestEvents(
   db: Db,
   producer: string,
   batch: readonly unknown[],
   pushEnabled: boolean,
-): Promise<{ results: EventResult[]; queued: number }> {
+): Promise<{ results: EventResult[]; queued: number; notified: string[] }> {
   const results: EventResult[] = batch.map((raw) => ({ eventId: eventIdOf(raw), status: "rejected", notificationId: null, push: 0 }));
   const checked: Checked[] = [];
   batch.forEach((raw, index) => {
@@ -53,9 +54,10 @@ export async function ingestEvents(
     if (!parsed.success) results[index]!.error = rejection(parsed.error.issues);
     else checked.push({ index, event: parsed.data, category: categoryOf(parsed.data.type) });
   });
-  if (!checked.length) return { results, queued: 0 };
+  if (!checked.length) return { results, queued: 0, notified: [] };
 
   let queued = 0;
+  let notified: string[] = [];
   await db.transaction(async (tx) => {
     const userIds = [...new Set(checked.map((c) => c.event.userId))];
     const eventIds = [...new Set(checked.map((c) => c.event.eventId))];
@@ -146,6 +148,7 @@ export async function ingestEvents(
     }
     const won = claims.filter((c) => claimed.has(c.event.eventId));
     const inApp = won.filter((c) => c.notificationId);
+    notified = [...new Set(inApp.map((c) => c.event.userId))];
     if (inApp.length) {
       const column = <T extends string | null>(of: (c: (typeof inApp)[number]) => T) => textArray(inApp.map(of));
       await tx.execute(sql`
@@ -183,5 +186,5 @@ export async function ingestEvents(
       });
     }
   });
-  return { results, queued };
+  return { results, queued, notified };
 }

@@ -1,12 +1,14 @@
 // The producer API's door (docs/api.md#sending-notifications-from-a-service): other services with a key
 // holding `notifications:write` send events and read what became of them. The service's envelope, as on
 // every /api path; a key here, never a session.
+
 import { and, asc, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
 import { notificationEvents, pushDeliveries } from "../../db/schema/index.js";
 import { type ApiKeyVerifier, requireScope, type VerifiedKey } from "../auth/api-keys.js";
 import { AppError, validationError, zodDetails } from "../errors/errors.js";
+import type { UnreadCountMemory } from "../memory/counts.js";
 import type { PushService } from "../push/sender.js";
 import { sendError } from "../rest/errors.js";
 import { ingestEvents } from "./ingest.js";
@@ -19,6 +21,8 @@ export type ProducerDeps = {
   verifyKey: ApiKeyVerifier;
   /** Called after a batch committed with deliveries queued. */
   queued(): void;
+  /** This instance's memory of unread counts: the recipients' are read afresh after a batch. */
+  unreadCounts?: UnreadCountMemory;
 };
 
 async function producerKey(request: FastifyRequest, verifyKey: ApiKeyVerifier): Promise<VerifiedKey> {
@@ -33,7 +37,8 @@ export function registerProducerRoutes(app: FastifyInstance, deps: ProducerDeps)
       const key = await producerKey(request, deps.verifyKey);
       const parsed = eventBatchInput.safeParse(request.body ?? {});
       if (!parsed.success) throw validationError("Invalid batch of events", zodDetails(parsed.error));
-      const { results, queued } = await ingestEvents(deps.db, key.producer, parsed.data.events, deps.push.vapid !== null);
+      const { results, queued, notified } = await ingestEvents(deps.db, key.producer, parsed.data.events, deps.push.vapid !== null);
+      deps.unreadCounts?.changed(notified);
       if (queued) deps.queued();
       return reply.status(200).send({ success: true, data: { results } });
     } catch (err) {

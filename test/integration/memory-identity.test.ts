@@ -62,4 +62,22 @@ describe("sessions and API keys in memory", () => {
     await until(() => evaluate(byHand), 401, "any", "the revocation by hand heard");
     await until(() => evaluate(byHand), 401, "memory", "the revoked key answered from memory");
   });
+
+  it("hears a key's expiry and scopes changed by hand", async () => {
+    const [expiring, narrowed, probe] = [await insertApiKey(t().db.db), await insertApiKey(t().db.db), await insertApiKey(t().db.db)];
+    for (const key of [expiring, narrowed]) await until(() => evaluate(key), 200, "memory", "the key answered from memory");
+    await t().db.db.execute(sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${expiring.id}`);
+    await t().db.db.execute(sql`update api_keys set scopes = '{notifications:write}' where id = ${narrowed.id}`);
+    // A later change, announced after both: once memory answers it, it has heard them too. The two keys are
+    // not used meanwhile, so no read of the database can have refreshed them.
+    await t().db.db.execute(sql`insert into pro_restriction_status (pro_id, restriction_active) values ('pro-memory', true)
+      on conflict (pro_id) do update set restriction_active = true`);
+    await waitFor(
+      () => answeredFrom("pro_status", async () => (await o.evaluate({ headers: probe.headers, body: forPro("pro-memory") })).json()),
+      (answer) => answer.source === "memory" && (answer.value as { value: boolean }).value,
+      { withinMs: WITHIN_MS * 5, what: "the later change heard" },
+    );
+    expect((await evaluate(expiring)).value).toBe(401);
+    expect((await evaluate(narrowed)).value).toBe(403);
+  });
 });

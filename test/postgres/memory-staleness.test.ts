@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertApiKey, type TestApiKey } from "../helpers/api-keys.js";
-import { createTestApp, type TestApp, useTestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp, type TestUser, useTestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";
 import { registeredPro } from "../helpers/fixtures.js";
 import { answeredFrom } from "../helpers/memory.js";
@@ -109,6 +109,36 @@ describe("memory and the gaps in what an instance hears (PostgreSQL)", () => {
     await server.unsafe(`alter database ${database} allow_connections true`);
     await waitFor(evaluateWith, (a) => a.source === "memory" && a.value === 401, fromMemory);
     for (let i = 0; i < 10; i++) expect((await whoAmI()).value).toBe(401);
+  });
+
+  it("unread counts changed during a LISTEN outage: the database answers in the gap, memory once it has read afresh", async () => {
+    // `asked` is read during the gap; `unasked` is not, so only the reload after the gap can correct it.
+    const [asked, unasked] = [await t().signUp(), await t().signUp()];
+    const unread = (user: TestUser) =>
+      answeredFrom("unread_count", async () => {
+        const res = await t().app.inject({ method: "GET", url: "/api/notifications/unread-count", headers: user.headers });
+        return (res.json() as { data: { count: number } }).data.count;
+      });
+    const fromMemory = (user: TestUser, count: number) =>
+      waitFor(() => unread(user), (a) => a.source === "memory" && a.value === count, { withinMs: 5000, what: `memory answering ${count}` });
+    await fromMemory(asked, 0);
+    await fromMemory(unasked, 0);
+    const [listener] = await server`select pid from pg_stat_activity where datname = ${database} and query ilike 'listen %'`;
+
+    await server.unsafe(`alter database ${database} allow_connections false`);
+    await server`select pg_terminate_backend(${listener!.pid as number})`;
+    await waitFor(() => unread(asked), (a) => a.source === "database", { withinMs: 2000, what: "the database answering once the heartbeats stop" });
+    for (const user of [asked, unasked]) {
+      await t().db.db.execute(
+        sql`insert into notifications (user_id, event_type, category, title) values (${user.id}, 'message.received', 'messages', 'in the gap')`,
+      );
+    }
+    for (let i = 0; i < 10; i++) expect(await unread(asked)).toEqual({ value: 1, source: "database" });
+
+    // Once memory is served again, the count it held for `unasked` from before the gap is gone.
+    await server.unsafe(`alter database ${database} allow_connections true`);
+    await fromMemory(asked, 1);
+    for (let i = 0; i < 10; i++) expect((await unread(unasked)).value).toBe(1);
   });
 
   it("no relay announcing: memory stops being served, and a change made meanwhile is answered from the database", async () => {

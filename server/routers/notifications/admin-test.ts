@@ -22,7 +22,7 @@ export async function createTestNotification({
   input,
 }: HandlerArgs<TestNotificationInput>): Promise<{ notification: NotificationView }> {
   await requireUser(ctx.db, input.targetUserId);
-  return ctx.db.transaction(async (tx) => {
+  const created = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(notifications)
       .values({
@@ -39,6 +39,8 @@ export async function createTestNotification({
     await recordAudit(tx, auditSource(ctx), { action: "notification.test_in_app", target, before: null, after: notification });
     return { notification };
   });
+  ctx.unreadCounts?.changed([input.targetUserId]);
+  return created;
 }
 
 export type PushResult = {

@@ -1,5 +1,6 @@
 // The caller's inbox: list, count, mark as read and soft-delete. Every statement is scoped to the caller;
 // soft-deleted rows are invisible everywhere.
+
 import { and, count, eq, ilike, inArray, isNull, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { categoryFilter } from "../../../db/categories.js";
@@ -7,6 +8,7 @@ import type { Db } from "../../../db/client.js";
 import { preparedFor } from "../../../db/prepared.js";
 import { notificationCounts, notifications } from "../../../db/schema/index.js";
 import { forbidden, notFound } from "../../errors/errors.js";
+import { rememberedCount } from "../../memory/counts.js";
 import { type AuthedContext, type HandlerArgs, isUuid } from "../types.js";
 import { hasMore, pageWindow } from "./pagination.js";
 import type { ListInput, MarkAllReadInput, RemoveManyInput } from "./schemas.js";
@@ -131,7 +133,7 @@ export async function countUnread(db: Db, userId: string): Promise<number> {
 }
 
 export async function unreadCount({ ctx }: HandlerArgs): Promise<{ count: number }> {
-  return { count: await countUnread(ctx.db, ctx.user.id) };
+  return { count: await rememberedCount(ctx.unreadCounts, ctx.user.id, () => countUnread(ctx.db, ctx.user.id)) };
 }
 
 /** Changes one of the caller's visible notifications by id; answers the ids it changed (none or one). */

@@ -3,13 +3,18 @@ import { t } from "../init.js";
 
 /**
  * After a mutation that may change what memory holds (a flag, a user, a key), memory waits for proof it has
- * heard the change before it serves again (server/memory/fence.ts): callers read their own writes. Also
+ * heard the change before it serves again (server/memory/fence.ts): callers read their own writes; after a
+ * notification procedure, only the caller's unread count is read afresh (server/memory/counts.ts). Also
  * after a failure, which may come after the commit (a lost COMMIT answer).
  */
-export const fenceMemory = t.middleware(async ({ type, path, next }) => {
+export const fenceMemory = t.middleware(async ({ ctx, type, path, next }) => {
   try {
     return await next();
   } finally {
-    if (type === "mutation" && procedureMayChangeMemory(path)) wroteMemory();
+    if (type === "mutation") {
+      if (procedureMayChangeMemory(path)) wroteMemory();
+      // A user's own notification writes change only their unread count, which they read afresh.
+      else if (ctx.user) ctx.unreadCounts?.changed([ctx.user.id]);
+    }
   }
 });
