@@ -27,7 +27,10 @@ describe("unread counts in memory", () => {
     );
   /** `n` notifications for `user` through the producer API; their ids. */
   async function notify(user: TestUser, n: number): Promise<string[]> {
-    const results = await p.results(await p.key(), Array.from({ length: n }, () => eventFor(user.id)));
+    const results = await p.results(
+      await p.key(),
+      Array.from({ length: n }, () => eventFor(user.id)),
+    );
     return results.map((result) => result.notificationId!);
   }
 

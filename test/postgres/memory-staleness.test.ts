@@ -120,14 +120,22 @@ describe("memory and the gaps in what an instance hears (PostgreSQL)", () => {
         return (res.json() as { data: { count: number } }).data.count;
       });
     const fromMemory = (user: TestUser, count: number) =>
-      waitFor(() => unread(user), (a) => a.source === "memory" && a.value === count, { withinMs: 5000, what: `memory answering ${count}` });
+      waitFor(
+        () => unread(user),
+        (a) => a.source === "memory" && a.value === count,
+        { withinMs: 5000, what: `memory answering ${count}` },
+      );
     await fromMemory(asked, 0);
     await fromMemory(unasked, 0);
     const [listener] = await server`select pid from pg_stat_activity where datname = ${database} and query ilike 'listen %'`;
 
     await server.unsafe(`alter database ${database} allow_connections false`);
     await server`select pg_terminate_backend(${listener!.pid as number})`;
-    await waitFor(() => unread(asked), (a) => a.source === "database", { withinMs: 2000, what: "the database answering once the heartbeats stop" });
+    await waitFor(
+      () => unread(asked),
+      (a) => a.source === "database",
+      { withinMs: 2000, what: "the database answering once the heartbeats stop" },
+    );
     for (const user of [asked, unasked]) {
       await t().db.db.execute(
         sql`insert into notifications (user_id, event_type, category, title) values (${user.id}, 'message.received', 'messages', 'in the gap')`,
