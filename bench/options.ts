@@ -38,6 +38,10 @@ export type BenchOptions = {
   drainRounds: number;
   /** write-ceiling (only when named): users (one live stream each, half on each of two product instances). */
   ceilingUsers: number;
+  /** propagation (also in the full run): changes by raw SQL, through the admin API, and across a LISTEN outage. */
+  propagationChanges: number;
+  propagationAdminChanges: number;
+  propagationOutageChanges: number;
   /** Scenario names to run (all but those run only when named when empty). */
   only: string[];
   /** Skip the small-dataset runs. */
@@ -51,7 +55,7 @@ export type BenchOptions = {
 
 const USAGE = `npm run bench -- [options]
   --quick               2 s runs, 0.5 s warm-up, 100,000 rows (a smoke run; numbers are rough);
-                        streams: 1,000 streams and 100 changes
+                        streams: 1,000 streams and 100 changes; propagation: 50, 10 and 5 changes
   --duration=S          seconds per measured run (default 10; env BENCH_DURATION)
   --warmup=S            seconds of discarded warm-up before each run (default 2)
   --connections=N       autocannon connections (default 10; env BENCH_CONNECTIONS)
@@ -60,7 +64,10 @@ const USAGE = `npm run bench -- [options]
   --only=a,b            run only these scenarios (list, list-category, list-search, unread-count,
                         mark-read, pro-status, ofrep-eval, ofrep-bulk, ofrep-bulk-304,
                         cohort-activation, push-fanout, layers,
-                        pglite-memory (npm start on PGlite: RSS when ready); and, run only when named:
+                        pglite-memory (npm start on PGlite: RSS when ready),
+                        propagation (on a database of its own: a pro's status changed by raw SQL, through
+                        the admin API and across a LISTEN outage, until two product instances serve it);
+                        and, run only when named:
                         streams: 5,000 open SSE streams, heap per stream, a burst of 500 changes and
                         when each reached its streams;
                         ofrep-streams: 1,000 OFREP event streams, 500 of them on the pros of one
@@ -137,6 +144,9 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     drainSubscriptionsPerUser: 10,
     drainRounds: quick ? 1 : 3,
     ceilingUsers: 1000,
+    propagationChanges: quick ? 50 : 200,
+    propagationAdminChanges: quick ? 10 : 50,
+    propagationOutageChanges: quick ? 5 : 20,
     only: (values.only ?? "")
       .split(",")
       .map((s) => s.trim())

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import webpush from "web-push";
+import { HEARTBEAT_MS, STALENESS_BOUND_MS } from "../server/memory/feed.js";
 import { type LocalPushService, startPushService } from "../tools/local-push-service.js";
 import { loadBaseline } from "./baseline.js";
 import { type BenchDatabase, createBenchDatabase } from "./database.js";
@@ -19,6 +20,7 @@ import { measureOfrepStreams, ofrepStreamsTable, ofrepStreamsVerdicts } from "./
 import { parseOptions } from "./options.js";
 import { type MemorySamples, measurePgliteMemory, memoryTable, memoryVerdict } from "./pglite-memory.js";
 import { measureProducerIngest, producerIngestTable, producerIngestVerdicts } from "./producer-ingest.js";
+import { measurePropagation, type PropagationResult, propagationTable, propagationVerdicts } from "./propagation.js";
 import { measurePushDrain, pushDrainTable, pushDrainVerdicts } from "./push-drain.js";
 import {
   countsVerdict,
@@ -49,6 +51,8 @@ const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ?
 const wanted = (name: string) => options.only.length === 0 || options.only.includes(name);
 /** Measurements that run only when named, each on a database of its own. */
 const NAMED_ONLY = ["streams", "ofrep-streams", "producer-ingest", "push-drain", "write-ceiling"];
+/** Measurements on a database of their own that the full run makes too (their table also in latest.md). */
+const OWN_DATABASE = ["propagation"];
 
 type Target = { kind: TargetKind; label: string; server: RunningServer };
 
@@ -324,8 +328,8 @@ async function runOfrepStreams() {
 }
 
 /**
- * A measurement run only when named, on a database of its own (dropped before anything else runs): its
- * table and verdicts printed and written to bench/results/<name>.md and .json.
+ * A measurement on a database of its own (dropped before anything else runs): its table and verdicts
+ * printed and written to bench/results/<name>.md and .json.
  */
 async function runAlone<R>(
   name: string,
@@ -334,7 +338,7 @@ async function runAlone<R>(
   measure: (db: BenchDatabase) => Promise<R>,
   tableOf: (result: R) => string,
   verdictsOf: (result: R) => Verdict[],
-) {
+): Promise<R> {
   const started = Date.now();
   db = await createBenchDatabase(options.serverUrl);
   log(`database ${db.name} created and migrated (${name})`);
@@ -362,6 +366,7 @@ async function runAlone<R>(
   log(`dropping database ${db.name}`);
   await db.drop();
   db = undefined;
+  return result;
 }
 
 /** The producer API under load beside the floor's twin of it (issue O). */
@@ -451,6 +456,28 @@ function runWriteCeiling() {
   );
 }
 
+/** A pro's status changed by raw SQL, through the admin API and across a LISTEN outage, until two product instances serve it (issue W). */
+const runPropagation = () =>
+  runAlone(
+    "propagation",
+    "Propagation: a pro's status changed, until two product instances serve it",
+    [
+      `- product: two instances (processes) on one database, each with its pool of 10 connections, its LISTEN connection and a relay candidate; memory's heartbeat every ${HEARTBEAT_MS} ms, memory served while the newest heard is at most ${STALENESS_BOUND_MS} ms old`,
+      `- ${options.propagationChanges} changes by raw SQL, ${options.propagationAdminChanges} through instance A's admin API, ${options.propagationOutageChanges} by raw SQL with B's LISTEN connection terminated just before each; ${options.pros.toLocaleString("en")} pros, half with a stored status`,
+    ],
+    async (db) => {
+      const seeded = await seedBase(db.sql, db.url, secret, { users: 1, pros: options.pros, cohortSize: options.cohortSize });
+      const shape = {
+        changes: options.propagationChanges,
+        adminChanges: options.propagationAdminChanges,
+        outageChanges: options.propagationOutageChanges,
+      };
+      return measurePropagation(db, productEnv(), seeded, shape, log);
+    },
+    propagationTable,
+    propagationVerdicts,
+  );
+
 async function main() {
   const started = Date.now();
   log(`database server ${new URL(options.serverUrl).host}; ${options.quick ? "quick mode" : "full run"}`);
@@ -459,7 +486,8 @@ async function main() {
   if (options.only.includes("producer-ingest")) await runProducerIngest();
   if (options.only.includes("push-drain")) await runPushDrain();
   if (options.only.includes("write-ceiling")) await runWriteCeiling();
-  if (options.only.length > 0 && options.only.every((name) => NAMED_ONLY.includes(name))) return;
+  const propagation: PropagationResult | null = wanted("propagation") ? await runPropagation() : null;
+  if (options.only.length > 0 && options.only.every((name) => NAMED_ONLY.includes(name) || OWN_DATABASE.includes(name))) return;
   db = await createBenchDatabase(options.serverUrl);
   log(`database ${db.name} created and migrated`);
   const env = await environment([
@@ -507,6 +535,7 @@ async function main() {
     ...verdicts(rows, big.scale, small, big.activation, big.push),
     ...ofrepVerdicts(rows, big.scale),
     ...(memory ? [memoryVerdict(memory)] : []),
+    ...(propagation ? propagationVerdicts(propagation) : []),
   ];
   const output = [
     `## Results (${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${((Date.now() - started) / 60000).toFixed(1)} min)`,
@@ -521,6 +550,14 @@ async function main() {
     "",
     ...(layers.length ? ["Where the time of one request goes (one call at a time, no load):", "", layersTable(layers), ""] : []),
     ...(memory ? [memoryTable(memory), ""] : []),
+    ...(propagation
+      ? [
+          "A pro's status changed, until two product instances serve it (on a database of its own; also in propagation.md):",
+          "",
+          propagationTable(propagation),
+          "",
+        ]
+      : []),
     "Targets:",
     "",
     verdictLines(verdictList),
@@ -545,7 +582,7 @@ async function main() {
     for (const e of explains) writeFileSync(`${resultsDir}explain-${e.scale}.txt`, e.text);
     writeFileSync(
       `${resultsDir}latest.json`,
-      `${JSON.stringify({ options: { ...options, serverUrl: undefined }, rows, memory, activation: big.activation && { ...big.activation, statementTexts: big.activation.statementTexts.map((t) => t.slice(0, 200)) }, push: big.push, layers, verdicts: verdictList }, null, 1)}\n`,
+      `${JSON.stringify({ options: { ...options, serverUrl: undefined }, rows, memory, propagation, activation: big.activation && { ...big.activation, statementTexts: big.activation.statementTexts.map((t) => t.slice(0, 200)) }, push: big.push, layers, verdicts: verdictList }, null, 1)}\n`,
     );
     log(`written to ${resultsDir}`);
   }
