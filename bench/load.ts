@@ -28,6 +28,13 @@ export type LoadResult = {
   requests: number;
   /** CPU time the server process used per request (user + system, Linux /proc), null when unknown. */
   cpuMsPerRequest: number | null;
+  /** CPU time the load generator (autocannon, in this process) used per request. */
+  clientCpuMsPerRequest: number;
+  /**
+   * Share of the machine's CPU time that was busy during the run (all cores, Linux /proc/stat), null when
+   * unknown. Near 1, the run measured the machine, server and load generator together, not the server alone.
+   */
+  machineBusy: number | null;
 };
 
 /** User + system CPU milliseconds of a process so far, from /proc (Linux; clock ticks of 10 ms). */
@@ -38,6 +45,22 @@ function cpuMs(pid: number | undefined): number | null {
     // Fields after the command name (which may contain spaces) start at state (field 3).
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** Busy and total CPU time of the whole machine so far (Linux /proc/stat, all cores), null elsewhere. */
+function machineCpu(): { busy: number; total: number } | null {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+      .split("\n", 1)[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number) as number[];
+    const busy = user! + nice! + system! + irq! + softirq! + steal!;
+    return { busy, total: busy + idle! + iowait! };
   } catch {
     return null;
   }
@@ -88,8 +111,10 @@ export async function runLoad(
 ): Promise<LoadResult> {
   if (options.warmup > 0) await cannon(origin, plan, options.connections, options.warmup, options.rate);
   const cpuBefore = cpuMs(options.pid);
+  const [clientBefore, machineBefore] = [process.cpuUsage(), machineCpu()];
   const result = await cannon(origin, plan, options.connections, options.duration, options.rate);
   const cpuAfter = cpuMs(options.pid);
+  const [client, machineAfter] = [process.cpuUsage(clientBefore), machineCpu()];
   const total = result.requests.total;
   const unexpected =
     plan.expectStatus === undefined
@@ -97,6 +122,11 @@ export async function runLoad(
       : Object.entries(result.statusCodeStats).reduce((n, [code, { count }]) => (Number(code) === plan.expectStatus ? n : n + count), 0);
   return {
     cpuMsPerRequest: cpuBefore === null || cpuAfter === null || total === 0 ? null : (cpuAfter - cpuBefore) / total,
+    clientCpuMsPerRequest: total === 0 ? 0 : (client.user + client.system) / 1000 / total,
+    machineBusy:
+      machineBefore && machineAfter && machineAfter.total > machineBefore.total
+        ? (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)
+        : null,
     rps: total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,

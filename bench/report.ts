@@ -22,7 +22,20 @@ export type Verdict = { target: string; met: boolean; detail: string };
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
 
 export function table(rows: Row[], baseline: Baseline | null = null): string {
-  const header = ["rows", "scenario", "load", "target", "req/s", "p50 ms", "p99 ms", "errors", "× floor", "server CPU ms/req"];
+  const header = [
+    "rows",
+    "scenario",
+    "load",
+    "target",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "errors",
+    "× floor",
+    "server CPU ms/req",
+    "load gen CPU ms/req",
+    "machine busy",
+  ];
   if (baseline) header.push(`${baseline.name}: req/s`, "× floor", "CPU ms/req");
   const body = rows.map((r) => [
     r.scale,
@@ -35,6 +48,8 @@ export function table(rows: Row[], baseline: Baseline | null = null): string {
     String(r.errors),
     r.ratio === null ? "" : fmt(r.ratio, 2),
     r.cpuMsPerRequest === null ? "-" : fmt(r.cpuMsPerRequest, 2),
+    r.clientCpuMsPerRequest === undefined ? "-" : fmt(r.clientCpuMsPerRequest, 2),
+    r.machineBusy === null || r.machineBusy === undefined ? "-" : `${fmt(r.machineBusy * 100, 0)} %`,
     ...(baseline ? beforeCells(baselineRow(baseline, r)) : []),
   ]);
   const numeric = (i: number) => i >= 4;

@@ -63,7 +63,7 @@ const PACED = ["list", "unread-count"];
 
 function report(scale: string, scenario: string, target: string, result: LoadResult, ratio: number | null) {
   log(
-    `${scale} ${scenario.padEnd(16)} ${target.padEnd(14)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}  cpu ${result.cpuMsPerRequest?.toFixed(2) ?? "?"} ms/req${ratio === null ? "" : `  ${ratio.toFixed(2)}× floor`}`,
+    `${scale} ${scenario.padEnd(16)} ${target.padEnd(14)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}  cpu ${result.cpuMsPerRequest?.toFixed(2) ?? "?"} ms/req  load gen ${result.clientCpuMsPerRequest.toFixed(2)} ms/req  machine ${result.machineBusy === null ? "?" : (result.machineBusy * 100).toFixed(0)} % busy${ratio === null ? "" : `  ${ratio.toFixed(2)}× floor`}`,
   );
 }
 

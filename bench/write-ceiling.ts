@@ -326,6 +326,9 @@ export async function measureWriteCeiling(
         errors: results.reduce((n, r) => n + r.errors, 0),
         requests,
         cpuMsPerRequest: cpu,
+        // The runs overlap in this one process: each one's load-generator CPU is the whole process's meanwhile.
+        clientCpuMsPerRequest: Math.max(...results.map((r) => r.clientCpuMsPerRequest * r.requests)) / Math.max(1, requests),
+        machineBusy: results[0]!.machineBusy,
         changes: before - after,
       };
       log(
