@@ -1,12 +1,12 @@
 // tRPC initialisation: the context type, the transformer and the error shape every client sees.
 import { initTRPC } from "@trpc/server";
-import superjson from "superjson";
 import type { Context } from "../context.js";
 import { toAppError } from "../errors/error-mapper.js";
+import { transformer } from "./transformer.js";
 
 export const t = initTRPC.context<Context>().create({
-  // Dates and other non-JSON values reach the typed client with their types.
-  transformer: superjson,
+  // Dates and other non-JSON values reach the typed client with their types (superjson, ./transformer.ts).
+  transformer,
   // Subscriptions (the live unread count) stream over SSE; a ping every 15 s keeps proxies from closing them.
   sse: { ping: { enabled: true, intervalMs: 15_000 } },
   errorFormatter({ shape, error }) {
