@@ -33,3 +33,30 @@ export function toNotificationView(row: NotificationRow): NotificationView {
     data: dataObject(row.data),
   };
 }
+
+/** A notification as PostgreSQL's row_to_json writes it: column names, timestamps as ISO 8601 text. */
+export type NotificationJson = {
+  id: string;
+  user_id: string;
+  event_type: string;
+  category: string;
+  title: string;
+  body: string | null;
+  data: unknown;
+  date_created: string;
+  read_at: string | null;
+};
+
+export function fromNotificationJson(row: NotificationJson): NotificationView {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    eventType: row.event_type,
+    category: row.category,
+    title: row.title,
+    body: row.body,
+    dateCreated: new Date(row.date_created),
+    readAt: row.read_at === null ? null : new Date(row.read_at),
+    data: dataObject(row.data),
+  };
+}
