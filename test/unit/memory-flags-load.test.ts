@@ -19,14 +19,19 @@ function heldDb() {
 const vouching = { current: () => true } as MemoryFeed;
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Flag memory over a held database, its load started (the first SELECT waiting). */
+function loadingFlags() {
+  const { db, pending } = heldDb();
+  const flags = createFlagMemory(db, (err) => {
+    throw err;
+  });
+  flags.attach(vouching);
+  return { flags, pending, loading: flags.reload() };
+}
+
 describe("the pros' statuses while a load runs", () => {
   it("keeps a re-read made during the load over the load's older rows", async () => {
-    const { db, pending } = heldDb();
-    const flags = createFlagMemory(db, (err) => {
-      throw err;
-    });
-    flags.attach(vouching);
-    const loading = flags.reload();
+    const { flags, pending, loading } = loadingFlags();
     // During the load, pro-1 is announced: its re-read answers the new status first.
     let released = false;
     flags.channels.pro_status!("pro-1", () => () => {
@@ -45,12 +50,7 @@ describe("the pros' statuses while a load runs", () => {
   });
 
   it("keeps a deletion read during the load too", async () => {
-    const { db, pending } = heldDb();
-    const flags = createFlagMemory(db, (err) => {
-      throw err;
-    });
-    flags.attach(vouching);
-    const loading = flags.reload();
+    const { flags, pending, loading } = loadingFlags();
     flags.channels.pro_status!("pro-1", () => () => {});
     await settle();
     pending[1]!([]);
