@@ -7,7 +7,7 @@
 import { type MemoryConsumer, type MemoryFeed, recalled } from "./feed.js";
 import { createRecall, type Recall } from "./recall.js";
 
-/** Counts remembered at most: ~150 bytes each (docs/scaling.md "Reads from memory"). */
+/** Counts remembered at most: ~260 bytes each (docs/scaling.md "Reads from memory"). */
 export const REMEMBERED_COUNTS = 100_000;
 
 type RememberedCount = { userId: string; count: number };

@@ -1,6 +1,6 @@
 // This instance's memory of what its hot reads need (issue W; docs/scaling.md "Reads from memory"): the
-// pros' stored statuses, the callers' sessions and API keys, users' unread counts, fed by the database's announcements and served
-// only while the feed vouches for it.
+// pros' stored statuses, the callers' sessions and API keys, users' unread counts, fed by the database's
+// announcements and served only while the feed vouches for it.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db, DbHandle } from "../../db/client.js";
 import { answerableSession } from "../auth/session.js";

@@ -1,7 +1,6 @@
 // The producer API's door (docs/api.md#sending-notifications-from-a-service): other services with a key
 // holding `notifications:write` send events and read what became of them. The service's envelope, as on
 // every /api path; a key here, never a session.
-
 import { and, asc, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
