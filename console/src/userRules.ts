@@ -14,9 +14,8 @@ export type ListedUser = {
   banExpires?: string | Date | null;
 };
 
-/** better-auth keeps several roles as one comma-separated string; any of them may be admin (as four-eyes.ts reads it). */
-export const isAdminRole = (role: string | null | undefined): boolean =>
-  typeof role === "string" && role.split(",").some((one) => one.trim() === "admin");
+/** A role is user or admin, nothing else (the users table's check, server/accounts/rules.ts). */
+export const isAdminRole = (role: string | null | undefined): boolean => role === "admin";
 
 /** "Alice <alice@example.com>", or the address alone. */
 export const nameOf = (user: Pick<ListedUser, "name" | "email">) => (user.name ? `${user.name} <${user.email}>` : user.email);

@@ -77,7 +77,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     trustedOrigins: options.trustedOrigins ?? [TEST_ORIGIN, "http://127.0.0.1:*"],
     platformAdminEmails: [BOOTSTRAP_ADMIN_EMAIL],
     signUp: options.signUp,
-    approvals: options.approvals,
   });
   // Names resolve from a table (test/helpers/dns.ts): no test asks the network.
   const push = createPushService({ vapid: null, lookup: testLookup, ...options.push });
