@@ -168,7 +168,10 @@ function registerRequestGuards(app: FastifyInstance, isTrustedOrigin: (origin: s
     }
     // better-auth's admin endpoints read their input their own way; accounts are the service's own (issue X).
     if (authPath && ADMIN_PLUGIN_PATH.test(authPath)) {
-      return sendError(reply, new AppError("NOT_FOUND", "Not found: accounts are administered under /api/admin/users (docs/api.md#accounts)"));
+      return sendError(
+        reply,
+        new AppError("NOT_FOUND", "Not found: accounts are administered under /api/admin/users (docs/api.md#accounts)"),
+      );
     }
     switch (judgeWrite(request, isTrustedOrigin)) {
       case "untrusted-origin":

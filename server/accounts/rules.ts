@@ -4,12 +4,7 @@
 export const DAY_MS = 86_400_000;
 /** An impersonation session lasts an hour at most (CONTRACT part five). */
 export const IMPERSONATION_MS = 3_600_000;
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 128;
-export const MAX_BAN_DAYS = 3650;
-
-export type RoleName = "user" | "admin";
-export const roleNames = ["user", "admin"] as const;
+export { MAX_BAN_DAYS, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type RoleName, roleNames } from "../../db/schema/account-values.js";
 
 type Banned = { banned: boolean | null; banExpires: Date | null };
 

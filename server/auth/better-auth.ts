@@ -1,12 +1,12 @@
 // better-auth on the service's own database, and its mount at /api/auth/* on Fastify.
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { createAuthMiddleware } from "better-auth/api";
 import { fromNodeHeaders } from "better-auth/node";
 import { admin, bearer } from "better-auth/plugins";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
-import { createAuthMiddleware } from "better-auth/api";
 import { isProgramCall } from "../http/trusted-writes.js";
 
 export type AuthOptions = {

@@ -415,7 +415,8 @@ export const userRoutes = [
     procedure: "users.setRole",
     input: "body",
     acceptedWhenRequested: true,
-    summary: "Grant or take back the admin role (ends the user's sessions); granting while approvals are required: 202, a grant-admin request",
+    summary:
+      "Grant or take back the admin role (ends the user's sessions); granting while approvals are required: 202, a grant-admin request",
   },
   {
     method: "POST",
@@ -439,7 +440,13 @@ export const userRoutes = [
     input: "path",
     summary: "End every session of a user, impersonation sessions of them and by them included",
   },
-  { method: "DELETE", path: `${USERS}/:id`, procedure: "users.remove", input: "path", summary: "Remove a user; the last admin cannot be removed (409)" },
+  {
+    method: "DELETE",
+    path: `${USERS}/:id`,
+    procedure: "users.remove",
+    input: "path",
+    summary: "Remove a user; the last admin cannot be removed (409)",
+  },
   {
     method: "POST",
     path: `${USERS}/:id/impersonate`,

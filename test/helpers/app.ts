@@ -20,6 +20,9 @@ import { testLookup } from "./dns.js";
 export const TEST_ORIGIN = "http://127.0.0.1:3000";
 /** Signing up with this address makes a platform admin (PLATFORM_ADMIN_EMAILS). */
 export const BOOTSTRAP_ADMIN_EMAIL = "root-admin@test.local";
+/** better-auth's secret in test apps: it signs session cookies (sessionCookie in four-eyes.ts). */
+export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-0123456789";
+
 /** The password of every user signUp makes (browser tests type it into the sign-in form). */
 export const TEST_PASSWORD = "correct-horse-battery";
 
@@ -71,7 +74,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const db = options.db ?? (await openTestDb({ queryTimeoutSeconds: options.dbQueryTimeoutSeconds }));
   const auth = createAuth({
     db: db.db,
-    secret: "test-secret-that-is-long-enough-0123456789",
+    secret: TEST_AUTH_SECRET,
     baseUrl: TEST_ORIGIN,
     // Any loopback port: tests that listen (the client example) get a random one.
     trustedOrigins: options.trustedOrigins ?? [TEST_ORIGIN, "http://127.0.0.1:*"],

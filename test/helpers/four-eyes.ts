@@ -1,10 +1,11 @@
 // What an admin who wants to act alone can try on accounts (/api/admin/users…, docs/api.md#accounts), for
 // the four-eyes suites (docs/api.md#four-eyes-approval): the owned acts as a browser sends them,
 // impersonation sessions, and better-auth's closed admin endpoints as an attacker would still try them.
+import { createHmac } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { sessions, users } from "../../db/schema/index.js";
-import { TEST_ORIGIN, type TestApp, type TestUser } from "./app.js";
+import { TEST_AUTH_SECRET, TEST_ORIGIN, type TestApp, type TestUser } from "./app.js";
 import { byHand } from "./memory.js";
 
 type Caller = Pick<TestUser, "headers"> | null;
@@ -54,6 +55,12 @@ export async function impersonate(app: TestApp, admin: TestUser, user: TestUser)
     .orderBy(desc(sessions.createdAt))
     .limit(1);
   return { ...user, token, headers: { authorization: `Bearer ${token}` }, sessionId: session!.id };
+}
+
+/** The session cookie a browser would hold for this token, signed as better-auth signs it. */
+export function sessionCookie(token: string): { cookie: string; origin: string } {
+  const signature = createHmac("sha256", TEST_AUTH_SECRET).update(token).digest("base64");
+  return { cookie: `better-auth.session_token=${encodeURIComponent(`${token}.${signature}`)}`, origin: TEST_ORIGIN };
 }
 
 /** The user's role as stored. */

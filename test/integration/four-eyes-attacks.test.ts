@@ -214,7 +214,8 @@ describe("one admin cannot make an admin alone", () => {
     const u = await t().signUp();
     const res = await accountAct.setRole(t(), a, u.id, "admin");
     expect(res.statusCode, res.body).toBe(202);
-    const { changeRequest } = (res.json() as { data: { changeRequest: { id: string; action: string; userId: string; status: string } } }).data;
+    const { changeRequest } = (res.json() as { data: { changeRequest: { id: string; action: string; userId: string; status: string } } })
+      .data;
     expect(changeRequest).toMatchObject({ action: "grant-admin", userId: u.id, userEmail: u.email, status: "pending", cohortId: null });
     expect(await roleOf(t(), u.id)).toBe("user");
     expect((await rest(u, "GET", `${R}/cohorts`)).status).toBe(403);
@@ -254,7 +255,12 @@ describe("one admin cannot make an admin alone", () => {
     expect(body.changeRequest).toMatchObject({ action: "grant-admin", userId: body.user.id });
     expect(await roleOf(t(), body.user.id)).toBe("user");
     // A chosen id, creation or verification is refused: the account is the service's to make.
-    for (const extra of [{ id: "chosen-id" }, { createdAt: "2020-01-01T00:00:00Z" }, { emailVerified: true }, { data: { role: "admin" } }]) {
+    for (const extra of [
+      { id: "chosen-id" },
+      { createdAt: "2020-01-01T00:00:00Z" },
+      { emailVerified: true },
+      { data: { role: "admin" } },
+    ]) {
       const refused = await accountAct.create(t(), a, { email: `x-${email}`, password: "made-by-a-password", name: "X", ...extra });
       expect(refused.statusCode, refused.body).toBe(400);
     }
@@ -282,7 +288,8 @@ describe("the first admins come from the deployment's configuration", () => {
     const a = await t().signUp({ admin: true });
     const b = t().caller(await t().signUp({ admin: true })).restriction;
     const u = await t().signUp();
-    const { changeRequest } = ((await accountAct.setRole(t(), a, u.id, "admin")).json() as { data: { changeRequest: { id: string } } }).data;
+    const { changeRequest } = ((await accountAct.setRole(t(), a, u.id, "admin")).json() as { data: { changeRequest: { id: string } } })
+      .data;
     expect((await accountAct.remove(t(), a, u.id)).statusCode).toBe(200);
     await expect(b.approveChangeRequest({ id: changeRequest.id })).rejects.toMatchObject({ kind: "CONFLICT" });
     expect((await b.getChangeRequest({ id: changeRequest.id })).changeRequest.status).toBe("stale");

@@ -1,7 +1,7 @@
 // Inputs of the account procedures (docs/api.md#accounts). Strict objects: an extra field, a non-string id
 // or role, NUL and lone surrogates are 400, so what is checked is exactly what the act receives.
 import { z } from "zod";
-import { MAX_BAN_DAYS, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, roleNames } from "../../accounts/rules.js";
+import { MAX_BAN_DAYS, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, roleNames } from "../../../db/schema/account-values.js";
 import { nonBlank, storableText } from "../text.js";
 
 const MAX_NAME_LENGTH = 100;
@@ -11,12 +11,18 @@ const MAX_SEARCH_LENGTH = 200;
 export const userIdField = storableText()
   .min(1, "must not be empty")
   .max(200, "must be at most 200 characters")
-  .meta({ description: "The user's id (as `GET /api/admin/users` lists it). An id that names no user is 404.", examples: ["wVq4bT2Ykz0m9f1nH6sJxA3cLr8eUo5P"] });
+  .meta({
+    description: "The user's id (as `GET /api/admin/users` lists it). An id that names no user is 404.",
+    examples: ["wVq4bT2Ykz0m9f1nH6sJxA3cLr8eUo5P"],
+  });
 
 const password = storableText()
   .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
   .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`)
-  .meta({ description: `The new password, ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters; never stored or shown (its hash only)`, examples: ["a-long-first-password"] });
+  .meta({
+    description: `The new password, ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters; never stored or shown (its hash only)`,
+    examples: ["a-long-first-password"],
+  });
 
 const role = z.enum(roleNames, { error: `must be one of ${roleNames.join(", ")}` }).meta({ description: "user or admin, nothing else" });
 
@@ -39,7 +45,8 @@ export const createUserInput = z.strictObject({
     examples: ["Bob"],
   }),
   role: role.optional().meta({
-    description: "user (default) or admin; admin while approvals are required: the account is made as user and the grant waits for a second admin (202)",
+    description:
+      "user (default) or admin; admin while approvals are required: the account is made as user and the grant waits for a second admin (202)",
   }),
 });
 
