@@ -12,6 +12,7 @@ import { idempotencyKeys } from "../../db/schema/index.js";
 import type { Auth } from "../auth/better-auth.js";
 import { sessionResolver } from "../auth/session.js";
 import { AppError, IdempotencyKeyReusedError, validationError } from "../errors/errors.js";
+import { afterSettling } from "../memory/fence.js";
 import type { IdentityMemory } from "../memory/identity.js";
 import { sendError, toRestError } from "../rest/errors.js";
 import {
@@ -198,20 +199,23 @@ async function runKeyed(
   const now = new Date();
   await sweepExpired(db, now);
   try {
-    return await db.transaction(async (tx) => {
-      const [lock] = (await tx.execute(
-        sql`select pg_try_advisory_xact_lock(hashtextextended(${`${claim.userId}\n${claim.key}`}, 0)) as held`,
-      )) as unknown as { held: boolean }[];
-      if (!lock?.held) return errorAnswer(new AppError("CONFLICT", STILL_RUNNING));
-      const earlier = await claimKey(tx as unknown as Db, claim, fingerprint, now, { sweep: false });
-      if (earlier !== null) return earlierAnswer(earlier, fingerprint);
-      // The procedure's statements share this transaction; its own transactions become savepoints.
-      const answer = await produce(tx as unknown as Db);
-      if (answer.status >= 500) throw new FailedAnswer(answer);
-      const kept = replay ? replay(answer) : answer;
-      await tx.update(t).set({ status: kept.status, responseBody: kept.body }).where(ownRow(claim));
-      return answer;
-    });
+    // Memory learns of the procedure's writes once the transaction settles, never before its COMMIT.
+    return await afterSettling(() =>
+      db.transaction(async (tx) => {
+        const [lock] = (await tx.execute(
+          sql`select pg_try_advisory_xact_lock(hashtextextended(${`${claim.userId}\n${claim.key}`}, 0)) as held`,
+        )) as unknown as { held: boolean }[];
+        if (!lock?.held) return errorAnswer(new AppError("CONFLICT", STILL_RUNNING));
+        const earlier = await claimKey(tx as unknown as Db, claim, fingerprint, now, { sweep: false });
+        if (earlier !== null) return earlierAnswer(earlier, fingerprint);
+        // The procedure's statements share this transaction; its own transactions become savepoints.
+        const answer = await produce(tx as unknown as Db);
+        if (answer.status >= 500) throw new FailedAnswer(answer);
+        const kept = replay ? replay(answer) : answer;
+        await tx.update(t).set({ status: kept.status, responseBody: kept.body }).where(ownRow(claim));
+        return answer;
+      }),
+    );
   } catch (err) {
     if (err instanceof FailedAnswer) return err.answer;
     throw err;
