@@ -116,7 +116,8 @@ describe("memory under every interleaving the search picks", () => {
 /**
  * Counterexamples the search found in this code with a fix taken out (issue Y), replayed as they were found
  * (the run's index, unshrunk: a shrunk path of a scheduler does not replay the same steps): each fails again
- * if its fix goes. `search` names the mix they came from.
+ * if its fix goes. `search` names the mix they came from. A change to the actions' arbitraries or to the
+ * world's steps changes what a seed replays: then take each fix out again and keep what the search finds.
  */
 const FOUND: Array<{ defect: string; search: "statuses" | "counts"; seed: number; path: string }> = [
   { defect: "finding 1: a failed catch-up served the copy from before the gap", search: "statuses", seed: 1, path: "192" },
