@@ -11,13 +11,13 @@ import type { Relay, RelayOptions } from "../db/outbox-relay.js";
 import { apiKeyVerifier } from "./auth/api-keys.js";
 import { type Auth, mountAuth } from "./auth/better-auth.js";
 import type { Config } from "./config.js";
-import { contextFactory } from "./context.js";
+import { type Context, contextFactory } from "./context.js";
 import { toAppError } from "./errors/error-mapper.js";
 import { AppError, TooManyRequestsError, UnsupportedMediaTypeError } from "./errors/errors.js";
 import { normalAuthPath } from "./http/auth-path.js";
 import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
-import { registerIdempotency } from "./http/idempotency.js";
+import { type KeyedOutside, registerIdempotency } from "./http/idempotency.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "./http/json-depth.js";
 import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
@@ -136,6 +136,16 @@ function fromFastifyError(err: FastifyError): AppError {
 }
 
 const TRPC_PREFIX = "/trpc";
+
+/**
+ * Keyed routes claimed outside one transaction (server/http/idempotency.ts): a test push counts its rate
+ * limit and sends pushes, a subscription resolves its endpoint's name. Held inside a transaction, forty
+ * keyed test pushes took the whole pool and each waited for a second connection (issue Y, finding 3).
+ */
+const KEYED_OUTSIDE_TRANSACTION: Readonly<Record<string, KeyedOutside>> = {
+  "POST /api/notifications/test/push": { sends: true },
+  "POST /api/notifications/subscriptions": {},
+};
 /** Route templates in each request's log lines and metrics; a tRPC call's label is one of the procedures. */
 const requests = requestObserver({ route: `${TRPC_PREFIX}/:path`, procedures: new Set(Object.keys(appRouter._def.procedures)) });
 
@@ -308,7 +318,13 @@ export async function buildApp(deps: AppDeps) {
     fenceWrites(app, memory);
     app.addHook("onClose", () => memory.feed.stop());
   }
-  const runKeyed = registerIdempotency(app, { db: deps.db, auth: deps.auth, replays: keyCreationReplay, identity: memory?.identity });
+  const idempotency = registerIdempotency(app, {
+    db: deps.db,
+    auth: deps.auth,
+    replays: keyCreationReplay,
+    outside: KEYED_OUTSIDE_TRANSACTION,
+    identity: memory?.identity,
+  });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`)),
   );
@@ -372,7 +388,17 @@ export async function buildApp(deps: AppDeps) {
     },
   });
 
-  registerRestRoutes(app, restRoutes, createContext, runKeyed);
+  // A keyed test push notes its first send: from then on even its failure is kept, so a retry never pushes again.
+  const restContext = async (request: FastifyRequest): Promise<Context> => {
+    const ctx = await createContext(request);
+    if (!idempotency.tracksSends(request)) return ctx;
+    const send: PushService["send"] = (targets, payload) => {
+      idempotency.sent(request);
+      return ctx.push.send(targets, payload);
+    };
+    return { ...ctx, push: { ...ctx.push, send } };
+  };
+  registerRestRoutes(app, restRoutes, restContext, idempotency.runKeyed);
 
   const verifyKey = apiKeyVerifier(deps.db, (err) => app.log.warn({ err }, "API key: recording its last use failed"), memory?.identity);
   const queue = deps.push.vapid
