@@ -19,7 +19,7 @@ import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
 import { registerIdempotency } from "./http/idempotency.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "./http/json-depth.js";
-import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
+import { createFailureBudget, createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { judgeWrite } from "./http/trusted-writes.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
@@ -84,6 +84,8 @@ export type AppDeps = {
 export type Limits = {
   /** Password sign-in attempts per client address and account (Fastify door: sign-in is no procedure). */
   signIn: Window;
+  /** Failed sign-ins per client address, whatever the account (SIGN_IN_PER_ADDRESS_PER_MINUTE). */
+  signInFailuresPerAddress: Window;
   /** Sign-ups per client address (Fastify door). */
   signUp: Window;
   /** Admin test pushes per caller (user id), through either door (the procedure's rateLimited middleware). */
@@ -109,6 +111,7 @@ export type Limits = {
 
 export const defaultLimits: Limits = {
   signIn: { max: 10, timeWindowMs: 60_000 },
+  signInFailuresPerAddress: { max: 60, timeWindowMs: 60_000 },
   signUp: { max: 10, timeWindowMs: 60_000 },
   testPush: { max: 30, timeWindowMs: 60_000 },
   bodyBytes: 1024 * 1024,
@@ -181,12 +184,29 @@ function registerRateLimits(app: FastifyInstance, limits: Limits, store: RateLim
     signIn: (req: FastifyRequest) => `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase()}`,
     signUp: (req: FastifyRequest) => req.ip,
   };
+  // One address trying many accounts stays under the per-account limit (53 e-mails sprayed without a 429,
+  // issue X): its failed sign-ins also share one budget per address. A failure is only known from the
+  // answer, so each attempt holds a point until then and gets it back unless better-auth refused it (4xx).
+  const failures = createFailureBudget(store, "sign-in-failures", limits.signInFailuresPerAddress);
+  const holding = new WeakSet<FastifyRequest>();
   // preHandler: the body (the sign-in address) is parsed by then.
   app.addHook("preHandler", async (request, reply) => {
     const operation = limitedOperation(request.method, request.url);
     if (!operation) return;
     const verdict = await limiters[operation](keys[operation](request));
     if (verdict.limited) return sendError(reply, new TooManyRequestsError(verdict.retryAfterSeconds));
+    if (operation !== "signIn") return;
+    const budget = await failures.reserve(request.ip);
+    holding.add(request);
+    if (budget.limited) return sendError(reply, new TooManyRequestsError(budget.retryAfterSeconds));
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    if (!holding.has(request)) return;
+    const status = reply.statusCode;
+    // A success, a server fault or this limit's own 429 is no failed sign-in.
+    if (status < 400 || status >= 500 || status === 429) {
+      await failures.refund(request.ip).catch((err) => request.log.warn({ err }, "sign-in limit: giving a point back failed"));
+    }
   });
 }
 
