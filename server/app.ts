@@ -15,6 +15,7 @@ import { contextFactory } from "./context.js";
 import { toAppError } from "./errors/error-mapper.js";
 import { AppError, TooManyRequestsError, UnsupportedMediaTypeError } from "./errors/errors.js";
 import { normalAuthPath } from "./http/auth-path.js";
+import { registerAuthTextGuard } from "./http/auth-text.js";
 import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
 import { registerIdempotency } from "./http/idempotency.js";
@@ -306,6 +307,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const authContext = await deps.auth.$context;
   registerRequestGuards(app, (origin) => authContext.isTrustedOrigin(origin));
+  registerAuthTextGuard(app);
   registerRateLimits(app, limits, rateLimitStore);
   // Hot reads answered from memory while this instance can vouch for it (server/memory/, issue W).
   const memory = deps.listen
