@@ -80,7 +80,26 @@ export type AppDeps = {
   deliveries?: { retryBaseMs?: number; pollMs?: number; leaseSeconds?: number };
   /** The retention job (RETENTION_DAYS): the service always runs it; without it nothing is pruned (tests). */
   retention?: Omit<RetentionOptions, "db" | "onError">;
+  /** How long a client may take to send a request (tests shorten them; defaultTimeouts otherwise). */
+  timeouts?: Partial<Timeouts>;
 };
+
+/**
+ * Node's bounds on receiving a request. Without them a client that dribbled its headers or its body held its
+ * connection open indefinitely (still open after 130 s, issue X). They cover receiving the request only: an
+ * answer, a long-lived stream included, is never cut by them.
+ */
+export type Timeouts = {
+  /** The request's headers must have arrived within this (Node's headersTimeout). */
+  headersMs: number;
+  /** The whole request, its body included, must have arrived within this (Node's requestTimeout). */
+  requestMs: number;
+  /** How often Node checks connections against the two (connectionsCheckingInterval): the bounds' slack. */
+  checkEveryMs: number;
+};
+
+/** A dribbling client is closed at most requestMs + checkEveryMs = 55 s after it began its request. */
+export const defaultTimeouts: Timeouts = { headersMs: 30_000, requestMs: 50_000, checkEveryMs: 5_000 };
 
 export type Limits = {
   /** Password sign-in attempts per client address and account (Fastify door: sign-in is no procedure). */
@@ -243,8 +262,12 @@ function publicBaseUrl(deps: AppDeps): string {
 export async function buildApp(deps: AppDeps) {
   const limits = { ...defaultLimits, ...deps.limits };
   const rateLimitStore = deps.rateLimitStore ?? memoryRateLimitStore;
+  const timeouts = { ...defaultTimeouts, ...deps.timeouts };
   const app = Fastify({
     bodyLimit: limits.bodyBytes,
+    // Fastify sets the server's requestTimeout from its own option (0, none, by default) after creating it.
+    requestTimeout: timeouts.requestMs,
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs },
     // TRUST_PROXY: request.ip (the limits' client address) and request.protocol come from the forwarding
     // headers of trusted hops only.
     trustProxy: trustedHops(deps.config.trustProxy ?? false),
