@@ -21,7 +21,7 @@ function outcome(payload: unknown): { ok: true; value: unknown } | { ok: false; 
 const path = fc.oneof(
   fc.constantFrom("a", "a.b", "0", "items.3.at", "__proto__", "a.constructor", "a\\.b", "a\\x", "", "."),
   fc.string({ maxLength: 30 }),
-  fc.nat({ max: 500 }).map((n) => "a.".repeat(n) + "a"),
+  fc.nat({ max: 500 }).map((n) => `${"a.".repeat(n)}a`),
 );
 const annotation = fc.oneof(
   fc.constantFrom("Date", "undefined", "bigint", "map", "set", "number", "URL", "regexp", "Error", "class", "custom", "no-such-type"),
