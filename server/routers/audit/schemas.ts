@@ -21,7 +21,8 @@ const instant = (what: string) =>
     .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z" })
     .refine((s) => {
       const at = Date.parse(s);
-      return at >= EARLIEST && at <= LATEST;
+      // Not a date-time at all: the check above says so, once.
+      return Number.isNaN(at) || (at >= EARLIEST && at <= LATEST);
     }, "must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z")
     .optional()
     .meta({ description: what, examples: ["2026-11-21T10:00:00.000Z"] });
