@@ -8,9 +8,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
 import { auditAdminActs } from "../audit/admin-plugin.js";
-import type { ErrorKind } from "../errors/errors.js";
 import { isProgramCall } from "../http/trusted-writes.js";
-import type { ErrorBody } from "../rest/errors.js";
 import { fourEyesAdminActs } from "./four-eyes.js";
 
 export type AuthOptions = {
@@ -111,8 +109,11 @@ export function mountAuth(app: FastifyInstance, auth: Auth): void {
   });
 }
 
-/** The envelope's code for a refusal better-auth gave without a body; any other 4xx is the caller's malformed request. */
-const EMPTY_REFUSAL_CODES: Partial<Record<number, ErrorKind>> = {
+/**
+ * The envelope's code (docs/api.md#errors) for a refusal better-auth gave without a body; any other 4xx is
+ * the caller's malformed request.
+ */
+const EMPTY_REFUSAL_CODES: Partial<Record<number, string>> = {
   401: "UNAUTHORIZED",
   403: "FORBIDDEN",
   404: "NOT_FOUND",
@@ -126,7 +127,7 @@ const EMPTY_REFUSAL_CODES: Partial<Record<number, ErrorKind>> = {
  * which tells a client nothing (issue X): those get the service's envelope, with better-auth's status kept.
  */
 function sendEmptyRefusal(reply: FastifyReply, status: number): FastifyReply {
-  const body: ErrorBody = {
+  const body = {
     success: false,
     error: { code: EMPTY_REFUSAL_CODES[status] ?? "VALIDATION_ERROR", message: STATUS_CODES[status] ?? "Request refused" },
   };
