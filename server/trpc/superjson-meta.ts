@@ -125,9 +125,16 @@ export function checkMeta(meta: unknown): void {
  * values that grow exponentially as they are walked.
  */
 export function deserializeInput(payload: unknown): unknown {
-  if (typeof payload !== "object" || payload === null) return superjson.deserialize(payload as never);
+  if (payload === null) throw malformed("the input must be an object {json, meta}");
+  // Not an envelope at all (a bare number): superjson reads no json from it, as it always did.
+  if (typeof payload !== "object") return superjson.deserialize(payload as never);
   const { json, meta } = payload as { json?: unknown; meta?: unknown };
   checkMeta(meta);
   const values = (meta as { values?: unknown } | undefined)?.values;
-  return superjson.deserialize({ json: json as never, meta: values === undefined ? undefined : { values: values as never, v: 1 } });
+  try {
+    return superjson.deserialize({ json: json as never, meta: values === undefined ? undefined : { values: values as never, v: 1 } });
+  } catch (cause) {
+    // A well-formed meta whose annotation the value cannot take (`map` on an object, `bigint` on an array).
+    throw new TRPCError({ code: "BAD_REQUEST", message: "Malformed superjson meta: a value does not fit its annotation", cause });
+  }
 }

@@ -81,6 +81,13 @@ describe("superjson meta", () => {
     expect(refusal({ values: { "a.__proto__": ["Date"] } })).toMatchObject({ message: expect.stringMatching(/may not hold "__proto__"/) });
     expect(refusal({ values: {}, extra: 1 })).toMatchObject({ message: expect.stringMatching(/unknown field "extra"/) });
     expect(refusal({ referentialEqualities: { a: "b" } })).toMatchObject({ message: expect.stringMatching(/must list paths/) });
+    // Well-formed, but the value cannot take the annotation (found by the property above: a TypeError before).
+    expect(refusal({ values: ["map", {}] })).toEqual({
+      ok: false,
+      code: "BAD_REQUEST",
+      message: "Malformed superjson meta: a value does not fit its annotation",
+    });
+    expect(outcome(null)).toMatchObject({ ok: false, code: "BAD_REQUEST" });
   });
 
   it("reads what superjson writes for plain values with Dates, Maps, Sets and undefined, unchanged", () => {
