@@ -146,8 +146,8 @@ export function pageSummary(shown: number, offset: number, total: number, search
 }
 
 export type CreateDraft = { name: string; email: string; password: string; admin: boolean };
-/** better-auth's bounds for a password (sign-up refuses fewer than 8; create-user more than 128). */
-export const PASSWORD_LENGTH = { min: 8, max: 128 } as const;
+/** The service's bounds for a password an admin sets (POST /api/admin/users: 12 to 128 characters). */
+export const PASSWORD_LENGTH = { min: 12, max: 128 } as const;
 
 /** What is wrong with each field of the create form, in words; undefined when it is fine. */
 export function createProblems(draft: CreateDraft): Partial<Record<"name" | "email" | "password", string>> {

@@ -92,7 +92,7 @@ describe.skipIf(!chromiumFound())("the Users view, approvals off", () => {
     await form.getByLabel("Email address").fill("dana@test.local");
     await form.getByLabel("First password").fill("another-password");
     await form.getByRole("button", { name: "Create user" }).click();
-    await form.getByRole("alert").getByText("User not created: User already exists. Use another email.").waitFor();
+    await form.getByRole("alert").getByText("User not created: An account with the e-mail dana@test.local exists").waitFor();
   });
 
   test("makes Ann an admin at once: the dialog says so, the role changes", async () => {

@@ -98,9 +98,9 @@ describe("the other acts", () => {
     expect(createProblems({ name: "", email: "x", password: "short", admin: false })).toEqual({
       name: "Enter the person's name.",
       email: "Enter an address like name@example.com.",
-      password: "At least 8 characters.",
+      password: "At least 12 characters.",
     });
-    expect(createProblems({ name: "A", email: "a@b.c", password: "12345678", admin: true })).toEqual({
+    expect(createProblems({ name: "A", email: "a@b.c", password: "123456789012", admin: true })).toEqual({
       name: undefined,
       email: undefined,
       password: undefined,

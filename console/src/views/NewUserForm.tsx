@@ -1,4 +1,4 @@
-// A new account (better-auth's POST /api/auth/admin/create-user): name, email, a first password, and
+// A new account (POST /api/admin/users, docs/api.md#accounts): name, email, a first password, and
 // whether it should be an admin, said as it will really happen in the service's mode (with approvals
 // required the account is made as a user and the role is requested: 202). The Users view shows the result.
 import { useMutation } from "@tanstack/react-query";
