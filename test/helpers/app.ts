@@ -22,6 +22,8 @@ export const TEST_ORIGIN = "http://127.0.0.1:3000";
 export const BOOTSTRAP_ADMIN_EMAIL = "root-admin@test.local";
 /** The password of every user signUp makes (browser tests type it into the sign-in form). */
 export const TEST_PASSWORD = "correct-horse-battery";
+/** better-auth's secret: it signs session cookies and signed bearer tokens with it. */
+export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-0123456789";
 
 export type TestUser = SessionUser & { token: string; headers: { authorization: string } };
 
@@ -71,7 +73,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const db = options.db ?? (await openTestDb({ queryTimeoutSeconds: options.dbQueryTimeoutSeconds }));
   const auth = createAuth({
     db: db.db,
-    secret: "test-secret-that-is-long-enough-0123456789",
+    secret: TEST_AUTH_SECRET,
     baseUrl: TEST_ORIGIN,
     // Any loopback port: tests that listen (the client example) get a random one.
     trustedOrigins: options.trustedOrigins ?? [TEST_ORIGIN, "http://127.0.0.1:*"],
