@@ -17,6 +17,7 @@ import { createAuthMiddleware, isAPIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { type AuditAction, sessions, users } from "../../db/schema/index.js";
+import { sessionTokenHash } from "../auth/hashed-session-tokens.js";
 import { impersonatorOf } from "./impersonator.js";
 import { type Actor, type AuditEntry, type AuditSource, recordAudit } from "./record.js";
 
@@ -121,13 +122,14 @@ const acts: Record<string, Act> = {
   },
   "/admin/revoke-user-session": {
     action: "user.revoke_sessions",
-    // The body names the session by its token, which the trail never shows: its id and user instead.
+    // The body names the session by its token, which the trail never shows: its id and user instead. The
+    // table holds the token's hash, as better-auth's own lookup does (hashed-session-tokens.ts).
     before: async (db, body) => {
       if (typeof body.sessionToken !== "string") return null;
       const [found] = await db
         .select({ id: sessions.id, userId: sessions.userId })
         .from(sessions)
-        .where(eq(sessions.token, body.sessionToken));
+        .where(eq(sessions.token, sessionTokenHash(body.sessionToken)));
       return found ?? null;
     },
     event: ({ before }) => {

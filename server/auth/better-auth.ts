@@ -9,6 +9,7 @@ import { accounts, sessions, users, verifications } from "../../db/schema/index.
 import { auditAdminActs } from "../audit/admin-plugin.js";
 import { isProgramCall } from "../http/trusted-writes.js";
 import { fourEyesAdminActs } from "./four-eyes.js";
+import { hashedSessionTokens } from "./hashed-session-tokens.js";
 
 export type AuthOptions = {
   db: Db;
@@ -41,10 +42,13 @@ export function createAuth(options: AuthOptions) {
     basePath: "/api/auth",
     secret: options.secret,
     trustedOrigins: options.trustedOrigins,
-    database: drizzleAdapter(options.db, {
-      provider: "pg",
-      schema: { user: users, session: sessions, account: accounts, verification: verifications },
-    }),
+    // Session tokens are stored as their SHA-256, never as the bearer token itself (hashed-session-tokens.ts).
+    database: hashedSessionTokens(
+      drizzleAdapter(options.db, {
+        provider: "pg",
+        schema: { user: users, session: sessions, account: accounts, verification: verifications },
+      }),
+    ),
     emailAndPassword: { enabled: true, disableSignUp: options.signUp === "closed" },
     session: { expiresIn: SESSION_LIFETIME.expiresInSeconds, updateAge: SESSION_LIFETIME.updateAgeSeconds },
     // auditAdminActs: every act of the admin plugin writes its audit event (server/audit/admin-plugin.ts).
