@@ -9,7 +9,7 @@ import { accounts, sessions, users, verifications } from "../../db/schema/index.
 import { auditAdminActs } from "../audit/admin-plugin.js";
 import { isProgramCall } from "../http/trusted-writes.js";
 import { fourEyesAdminActs } from "./four-eyes.js";
-import { hashedSessionTokens } from "./hashed-session-tokens.js";
+import { hashedSessionTokens, revokeOtherSessionsById } from "./hashed-session-tokens.js";
 
 export type AuthOptions = {
   db: Db;
@@ -58,6 +58,7 @@ export function createAuth(options: AuthOptions) {
       bearer(),
       auditAdminActs(options.db),
       fourEyesAdminActs(options.db, options.approvals ?? "off"),
+      revokeOtherSessionsById(),
     ],
     telemetry: { enabled: false },
     // better-auth turns the origin check off when NODE_ENV=test; keep it on so tests see production behaviour.

@@ -9,8 +9,9 @@
 // It can go once better-auth stores session tokens hashed itself (a migration would then have to agree
 // with its encoding).
 import { createHash } from "node:crypto";
-import type { BetterAuthOptions } from "better-auth";
+import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
 import type { DBAdapter, DBTransactionAdapter, Where } from "better-auth/adapters";
+import { createAuthMiddleware, isAPIError } from "better-auth/api";
 
 /** What `sessions.token` holds for a token: its SHA-256 in lower-case hex, as migration 0021 computes it. */
 export const sessionTokenHash = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
@@ -127,4 +128,34 @@ export function hashedSessionTokens(adapter: (options: BetterAuthOptions) => DBA
       transaction: (callback) => inner.transaction((trx) => callback(wrapOperations(trx))),
     };
   };
+}
+
+/**
+ * Listed sessions (list-sessions, the admin's list-user-sessions) carry the stored hash, not a token, so
+ * better-auth's revoke-other-sessions, which deletes each listed session by its token, would delete none.
+ * Once it has answered for a signed-in caller, this deletes the caller's other sessions by id instead.
+ */
+export function revokeOtherSessionsById() {
+  return {
+    id: "revoke-other-sessions-by-id",
+    hooks: {
+      after: [
+        {
+          matcher: (ctx) => ctx.path === "/revoke-other-sessions",
+          handler: createAuthMiddleware(async (ctx) => {
+            const caller = ctx.context.session;
+            const { returned } = ctx.context;
+            if (!caller || returned === undefined || isAPIError(returned)) return;
+            await ctx.context.adapter.deleteMany({
+              model: "session",
+              where: [
+                { field: "userId", value: caller.user.id },
+                { field: "id", operator: "ne", value: caller.session.id },
+              ],
+            });
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
 }
