@@ -140,6 +140,8 @@ const TRPC_PREFIX = "/trpc";
 const requests = requestObserver({ route: `${TRPC_PREFIX}/:path`, procedures: new Set(Object.keys(appRouter._def.procedures)) });
 
 const SIGN_IN_PATH = "/api/auth/sign-in/email";
+/** better-auth's admin plugin endpoints, closed in every case spelling its router might accept. */
+const ADMIN_PLUGIN_PATH = /^\/api\/auth\/admin(\/|$)/i;
 const SIGN_UP_PATH = "/api/auth/sign-up/email";
 
 /**
@@ -160,8 +162,16 @@ function limitedOperation(method: string, url: string): "signIn" | "signUp" | nu
  */
 function registerRequestGuards(app: FastifyInstance, isTrustedOrigin: (origin: string) => boolean) {
   app.addHook("onRequest", async (request, reply) => {
-    if (normalAuthPath(request.url) === null) {
+    const authPath = normalAuthPath(request.url);
+    if (authPath === null) {
       return sendError(reply, new AppError("VALIDATION_ERROR", "Malformed URL: /api/auth/ paths take no dot, empty or %-escaped segments"));
+    }
+    // better-auth's admin endpoints read their input their own way; accounts are the service's own (issue X).
+    if (authPath && ADMIN_PLUGIN_PATH.test(authPath)) {
+      return sendError(
+        reply,
+        new AppError("NOT_FOUND", "Not found: accounts are administered under /api/admin/users (docs/api.md#accounts)"),
+      );
     }
     switch (judgeWrite(request, isTrustedOrigin)) {
       case "untrusted-origin":

@@ -41,7 +41,6 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       trustedOrigins: config.trustedOrigins,
       platformAdminEmails: config.platformAdminEmails,
       signUp: config.signUp,
-      approvals: config.approvals,
     });
     // Before the port opens, so the first request already finds the admin.
     // Every configured admin (ADMIN_EMAIL, ADMIN_EMAILS); the outcome reported is the first one's.

@@ -14,9 +14,8 @@ export type ListedUser = {
   banExpires?: string | Date | null;
 };
 
-/** better-auth keeps several roles as one comma-separated string; any of them may be admin (as four-eyes.ts reads it). */
-export const isAdminRole = (role: string | null | undefined): boolean =>
-  typeof role === "string" && role.split(",").some((one) => one.trim() === "admin");
+/** A role is user or admin, nothing else (the users table's check, server/accounts/rules.ts). */
+export const isAdminRole = (role: string | null | undefined): boolean => role === "admin";
 
 /** "Alice <alice@example.com>", or the address alone. */
 export const nameOf = (user: Pick<ListedUser, "name" | "email">) => (user.name ? `${user.name} <${user.email}>` : user.email);
@@ -89,11 +88,11 @@ export function roleConfirmation(
 
 /** How long a ban lasts: better-auth's banExpiresIn, in seconds; null until unbanned. */
 export const BAN_DURATIONS = [
-  { value: "", label: "Until unbanned", seconds: null },
-  { value: "3600", label: "1 hour", seconds: 3600 },
-  { value: "86400", label: "1 day", seconds: 86_400 },
-  { value: "604800", label: "7 days", seconds: 604_800 },
-  { value: "2592000", label: "30 days", seconds: 2_592_000 },
+  { value: "", label: "Until unbanned", days: null },
+  { value: "1", label: "1 day", days: 1 },
+  { value: "7", label: "7 days", days: 7 },
+  { value: "30", label: "30 days", days: 30 },
+  { value: "365", label: "1 year", days: 365 },
 ] as const;
 
 export function banConfirmation(user: ListedUser, durationLabel: string): Confirmation {
@@ -139,11 +138,9 @@ export function banState(user: ListedUser, now: number): { label: string; badge:
 }
 
 /** "Users 21–40 of 45", "3 users", "No user's email contains “x”." */
-export function pageSummary(shown: number, offset: number, total: number, search: { text: string; field: "email" | "name" }): string {
+export function pageSummary(shown: number, offset: number, total: number, search: { text: string }): string {
   if (total === 0 || shown === 0)
-    return search.text
-      ? `No user's ${search.field === "email" ? "email address" : "name"} contains “${search.text}”.`
-      : "There are no users yet.";
+    return search.text ? `No user's email address or name contains “${search.text}”.` : "There are no users yet.";
   if (offset === 0 && shown === total) return `${plural(total, "user")}${search.text ? " found" : ""}.`;
   return `Users ${offset + 1}–${offset + shown} of ${total}.`;
 }

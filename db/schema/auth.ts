@@ -1,22 +1,28 @@
 // Tables of better-auth (core + admin plugin), committed by hand because its schema CLI needs Node 22.
 // Field names follow better-auth's model; timestamps carry a time zone.
-import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { boolean, check, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 const tz = { withTimezone: true } as const;
 
-export const users = pgTable("users", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  email: text("email").notNull().unique(),
-  emailVerified: boolean("email_verified").notNull().default(false),
-  image: text("image"),
-  role: text("role").notNull().default("user"),
-  banned: boolean("banned").default(false),
-  banReason: text("ban_reason"),
-  banExpires: timestamp("ban_expires", tz),
-  createdAt: timestamp("created_at", tz).notNull().defaultNow(),
-  updatedAt: timestamp("updated_at", tz).notNull().defaultNow(),
-});
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull().unique(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    image: text("image"),
+    role: text("role").notNull().default("user"),
+    banned: boolean("banned").default(false),
+    banReason: text("ban_reason"),
+    banExpires: timestamp("ban_expires", tz),
+    createdAt: timestamp("created_at", tz).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", tz).notNull().defaultNow(),
+  },
+  // A role is user or admin: better-auth's set-role once stored any string (issue X).
+  (t) => [check("users_role_valid", sql`${t.role} in ('user', 'admin')`)],
+);
 
 export const sessions = pgTable(
   "sessions",

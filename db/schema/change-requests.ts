@@ -19,6 +19,11 @@ export const changeRequests = pgTable(
     /** grant-admin: the user to make an admin, and their address when asked (no key: a removed user's request stays). */
     userId: text("user_id"),
     userEmail: text("user_email"),
+    /**
+     * grant-admin: a digest of the target's identity when asked (id, e-mail, creation, password hash;
+     * server/accounts/identity.ts). Another digest at approval means another person: the request is stale.
+     */
+    targetIdentity: text("target_identity"),
     action: text("action", { enum: changeRequestActions }).notNull(),
     reason: text("reason"),
     status: text("status", { enum: changeRequestStatuses }).notNull().default("pending"),

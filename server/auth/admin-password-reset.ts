@@ -35,7 +35,7 @@ export async function resetAdminPassword(db: Db, input: { email: string; passwor
     if (user.role !== "admin") {
       throw new AppError(
         "FORBIDDEN",
-        `${email} is not an admin: an admin sets other accounts' passwords (POST /api/auth/admin/set-user-password)`,
+        `${email} is not an admin: an admin sets other accounts' passwords (POST /api/admin/users/:id/password)`,
       );
     }
     const changed = await tx

@@ -1,14 +1,13 @@
 // better-auth on the service's own database, and its mount at /api/auth/* on Fastify.
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { createAuthMiddleware } from "better-auth/api";
 import { fromNodeHeaders } from "better-auth/node";
 import { admin, bearer } from "better-auth/plugins";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
-import { auditAdminActs } from "../audit/admin-plugin.js";
 import { isProgramCall } from "../http/trusted-writes.js";
-import { fourEyesAdminActs } from "./four-eyes.js";
 import { hashedSessionTokens, revokeOtherSessionsById } from "./hashed-session-tokens.js";
 
 export type AuthOptions = {
@@ -18,10 +17,8 @@ export type AuthOptions = {
   trustedOrigins: string[];
   /** Lower-cased addresses that become platform admins when they sign up (never in production). */
   platformAdminEmails: string[];
-  /** "closed": nobody signs up; an admin creates accounts (admin plugin's create-user). */
+  /** "closed": nobody signs up; an admin creates accounts (POST /api/admin/users). */
   signUp?: "open" | "closed";
-  /** APPROVALS: `required` puts admin grants behind a second admin and shields admins' accounts (four-eyes.ts). */
-  approvals?: "off" | "required";
 };
 
 /**
@@ -51,15 +48,17 @@ export function createAuth(options: AuthOptions) {
     ),
     emailAndPassword: { enabled: true, disableSignUp: options.signUp === "closed" },
     session: { expiresIn: SESSION_LIFETIME.expiresInSeconds, updateAge: SESSION_LIFETIME.updateAgeSeconds },
-    // auditAdminActs: every act of the admin plugin writes its audit event (server/audit/admin-plugin.ts).
-    // fourEyesAdminActs comes after the audit: it may replace create-user's answer once that is audited.
-    plugins: [
-      admin({ defaultRole: "user", adminRoles: ["admin"] }),
-      bearer(),
-      auditAdminActs(options.db),
-      fourEyesAdminActs(options.db, options.approvals ?? "off"),
-      revokeOtherSessionsById(),
-    ],
+    // The admin plugin keeps its fields (role, ban, impersonatedBy) and refuses banned users' sign-ins; its
+    // /api/auth/admin/* endpoints answer 404 (server/app.ts): accounts are administered by server/accounts/.
+    // revokeOtherSessionsById: better-auth's revoke-other-sessions deletes by listed tokens, now hashes.
+    plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer(), revokeOtherSessionsById()],
+    hooks: {
+      // Whoever knew the old password may hold a session: a new password ends every other one, so a person
+      // who takes their account back (from an admin who set its password, say) holds it alone.
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/change-password") return { context: { body: { ...(ctx.body ?? {}), revokeOtherSessions: true } } };
+      }),
+    },
     telemetry: { enabled: false },
     // better-auth turns the origin check off when NODE_ENV=test; keep it on so tests see production behaviour.
     advanced: { disableOriginCheck: false, ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] } },

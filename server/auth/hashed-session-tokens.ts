@@ -13,7 +13,7 @@ import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
 import type { DBAdapter, DBTransactionAdapter, Where } from "better-auth/adapters";
 import { createAuthMiddleware, isAPIError } from "better-auth/api";
 
-/** What `sessions.token` holds for a token: its SHA-256 in lower-case hex, as migration 0021 computes it. */
+/** What `sessions.token` holds for a token: its SHA-256 in lower-case hex, as migration 0022 computes it. */
 export const sessionTokenHash = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
 const isSession = (model: string) => model === "session" || model === "sessions";

@@ -11,7 +11,7 @@ import { textArray } from "../../db/arrays.js";
 import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { sessions, users } from "../../db/schema/index.js";
-import { impersonatorOf } from "../audit/impersonator.js";
+import { isActingAdmin } from "../accounts/rules.js";
 import { recalled } from "../memory/feed.js";
 import type { IdentityMemory } from "../memory/identity.js";
 import { type Auth, SESSION_LIFETIME } from "./better-auth.js";
@@ -86,13 +86,27 @@ async function sessionByToken(db: Db, token: string) {
   return row;
 }
 
+/**
+ * The admin behind an impersonation session while they are still an admin who can act; undefined once they
+ * are not (demoted, banned, removed), and the session then signs in nobody: it was only ever theirs.
+ */
+async function impersonatingAdmin(db: Db, adminId: string): Promise<{ id: string; email: string } | undefined> {
+  const [admin] = await db
+    .select({ id: users.id, email: users.email, role: users.role, banned: users.banned, banExpires: users.banExpires })
+    .from(users)
+    .where(eq(users.id, adminId));
+  return admin && isActingAdmin(admin, Date.now()) ? { id: admin.id, email: admin.email } : undefined;
+}
+
 async function viaBetterAuth(auth: Auth, db: Db, request: FastifyRequest): Promise<ResolvedSession> {
   const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
   if (!found) return null;
   const { user, session } = found;
+  const impersonatedBy = session.impersonatedBy ? await impersonatingAdmin(db, session.impersonatedBy) : null;
+  if (impersonatedBy === undefined) return null;
   return {
     user: { id: user.id, name: user.name, email: user.email, role: user.role ?? "user" },
-    session: { id: session.id, expiresAt: session.expiresAt, impersonatedBy: await impersonatorOf(db, session.impersonatedBy) },
+    session: { id: session.id, expiresAt: session.expiresAt, impersonatedBy },
   };
 }
 
@@ -130,11 +144,10 @@ export function sessionResolver(auth: Auth, db: Db, memory?: IdentityMemory) {
       if (row) {
         // The admin behind an impersonation session is looked up only for such a session, so the common
         // lookup stays one statement.
-        const { id, expiresAt, impersonatedBy } = row.session;
-        const resolved = {
-          user: row.user,
-          session: { id, expiresAt, impersonatedBy: impersonatedBy === null ? null : await impersonatorOf(db, impersonatedBy) },
-        };
+        const { id, expiresAt, impersonatedBy: adminId } = row.session;
+        const impersonatedBy = adminId === null ? null : await impersonatingAdmin(db, adminId);
+        if (impersonatedBy === undefined) return null;
+        const resolved = { user: row.user, session: { id, expiresAt, impersonatedBy } };
         if (answerableSession(resolved.session)) {
           memory?.sessions.remember(token, resolved, epoch);
           return resolved;

@@ -84,16 +84,15 @@ function callRoute(route: RestRoute, request: FastifyRequest, ctx: Context): Pro
   });
 }
 
+/** A success's status: 202 when the route files a change request instead of acting and this answer did. */
+const successStatus = (route: RestRoute, data: unknown): number =>
+  route.acceptedWhenRequested && isPlainObject(data) && data.changeRequest !== undefined ? 202 : (route.status ?? 200);
+
 /** The whole answer as text, success or error, for a request whose answer is stored with its change (runKeyed). */
-async function keyedAnswer(
-  route: RestRoute,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  ctx: Context,
-  status: number,
-): Promise<KeyedAnswer> {
+async function keyedAnswer(route: RestRoute, request: FastifyRequest, reply: FastifyReply, ctx: Context): Promise<KeyedAnswer> {
   try {
     const data = await callRoute(route, request, ctx);
+    const status = successStatus(route, data);
     return { status, body: String(reply.status(status).serialize({ success: true, data })), headers: {} };
   } catch (err) {
     const answer = toRestError(err);
@@ -111,21 +110,22 @@ export function registerRestRoutes(
   const serializers = successSerializerSchemas(routes);
   for (const route of routes) {
     const status = route.status ?? 200;
+    const serializer = serializers.get(route.procedure);
     app.route({
       method: route.method,
       url: route.path,
       // The success answer is serialized from its schema (server/rest/serializers.ts); errors as they are.
-      schema: { response: { [status]: serializers.get(route.procedure) } },
+      schema: { response: { [status]: serializer, ...(route.acceptedWhenRequested ? { 202: serializer } : {}) } },
       async handler(request, reply) {
         try {
           const ctx = await createContext(request);
-          const keyed = runKeyed(request, (db: Db) => keyedAnswer(route, request, reply, { ...ctx, db }, status));
+          const keyed = runKeyed(request, (db: Db) => keyedAnswer(route, request, reply, { ...ctx, db }));
           if (keyed) {
             const answer = await keyed;
             return reply.status(answer.status).headers(answer.headers).type("application/json; charset=utf-8").send(answer.body);
           }
           const data = await callRoute(route, request, ctx);
-          return reply.status(status).send({ success: true, data });
+          return reply.status(successStatus(route, data)).send({ success: true, data });
         } catch (err) {
           return sendError(reply, err);
         }

@@ -1,24 +1,21 @@
-// The better-auth paths an operator uses, for /openapi.json (docs/api.md#making-another-admin). Each request
+// The better-auth paths a person signs in with, for /openapi.json (docs/api.md#authentication). Each request
 // schema is rendered from better-auth's own zod schema of that endpoint, so it follows an upgrade; the answers
-// are written here for this service's configuration (admin plugin fields, four-eyes' 202) and held to real
+// are written here for this service's configuration (the admin plugin's user fields) and held to real
 // answers by test/integration/openapi-auth.test.ts. better-auth's openAPI plugin was not reused: its generator
 // is reachable only through two more public endpoints it mounts, covers every endpoint, and answers with
 // OpenAPI 3.0 keywords (`nullable`) and loose shapes.
 import { getSession, signInEmail, signUpEmail } from "better-auth/api";
-import { admin } from "better-auth/plugins";
 import { z } from "zod";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
 
 export const AUTH_TAG = {
-  name: "Accounts",
+  name: "Authentication",
   description:
-    "better-auth's sign-up, sign-in, session and admin-plugin paths under /api/auth (docs/api.md#authentication). Their answers are " +
-    "better-auth's own bodies, not the envelope; a refusal is `{message, code}`, or the envelope when the service refuses in front of it.",
+    "better-auth's sign-up, sign-in and session paths under /api/auth (docs/api.md#authentication). Their answers are better-auth's " +
+    "own bodies, not the envelope; a refusal is `{message, code}`, or the envelope when the service refuses in front of it. Its " +
+    "admin-plugin paths (/api/auth/admin/*) answer 404: accounts are administered under /api/admin/users (tag Accounts).",
 } as const;
-
-// Only the endpoints' schemas are read: nothing of this plugin instance runs.
-const adminEndpoints = admin().endpoints;
 
 /**
  * better-auth's schema of a body or query, as a JSON Schema of this document (no $schema of its own). Sign-up's
@@ -48,7 +45,7 @@ const authUser = z
     image: z.string().nullable().describe("Avatar URL, if any"),
     createdAt: date,
     updatedAt: date,
-    role: z.string().nullable().describe("`admin` (a platform admin) or `user`; several roles are comma-separated"),
+    role: z.string().nullable().describe("`admin` (a platform admin) or `user`"),
     banned: z.boolean().nullable().describe("Whether the account is banned (cannot sign in)"),
     banReason: z.string().nullable().describe("Why, as the banning admin wrote it"),
     banExpires: date.nullable().describe("When the ban ends; null for a ban without end"),
@@ -82,13 +79,6 @@ const answers = {
   }),
   signOut: success,
   getSession: z.strictObject({ session: authSession, user: authUser }).nullable().describe("null without a valid session"),
-  listUsers: z.strictObject({
-    users: z.array(authUser),
-    total: z.number().int().describe("How many accounts match, all pages together"),
-    limit: z.number().int().optional().describe("The limit asked, when one was"),
-    offset: z.number().int().optional().describe("The offset asked, when one was"),
-  }),
-  user: z.strictObject({ user: authUser }),
   success,
 };
 
@@ -121,9 +111,7 @@ const refusal = (description: string) => ({
 const refusals = {
   "400": refusal("A field missing or malformed (better-auth), or a path under /api/auth/ not in normal form (envelope)"),
   "401": refusal("No session, or a wrong e-mail or password"),
-  "403": refusal(
-    "Not an admin; a cookie write from an untrusted origin; a browser's call from an origin not in TRUSTED_ORIGINS; closed sign-up; four-eyes refusals",
-  ),
+  "403": refusal("A cookie write from an untrusted origin; a browser's call from an origin not in TRUSTED_ORIGINS; closed sign-up"),
   "413": { $ref: "#/components/responses/E413" },
   "415": { $ref: "#/components/responses/E415" },
   "429": { $ref: "#/components/responses/E429" },
@@ -156,7 +144,6 @@ function operation(op: Op) {
 export function authOpenApi() {
   const { byName, components } = renderAnswers();
   const ok = (description: string, schema: JsonSchema) => ({ "200": { description, content: json(schema) } });
-  const userId = { userId: "The user's id (`id` in list-users)" };
   const paths: Record<string, Record<string, unknown>> = {
     "/api/auth/sign-up/email": {
       post: operation({
@@ -198,99 +185,6 @@ export function authOpenApi() {
         admin: false,
         query: fromBetterAuth(getSession().options.query),
         answers: ok("The session, or null", byName.getSession),
-      }),
-    },
-    "/api/auth/admin/list-users": {
-      get: operation({
-        id: "auth.admin.listUsers",
-        summary: "List and search accounts (admins only)",
-        admin: true,
-        query: fromBetterAuth(adminEndpoints.listUsers.options.query, {
-          limit: "How many accounts to answer (a number)",
-          offset: "How many to skip (a number)",
-          filterValue: "The value filterField is compared with",
-        }),
-        answers: ok("A page of accounts", byName.listUsers),
-      }),
-    },
-    "/api/auth/admin/create-user": {
-      post: operation({
-        id: "auth.admin.createUser",
-        summary:
-          "Make an account (admins only); with an admin role while APPROVALS=required: 202, the account made as `user` and a grant-admin request",
-        admin: true,
-        body: fromBetterAuth(adminEndpoints.createUser.options.body),
-        answers: {
-          ...ok("The account", byName.user),
-          "202": {
-            description: "APPROVALS=required and an admin role asked: the account is a `user` until a second admin approves the request",
-            content: json({
-              type: "object",
-              required: ["user", "changeRequest"],
-              additionalProperties: false,
-              properties: {
-                user: { $ref: "#/components/schemas/AuthUser" },
-                changeRequest: { $ref: "#/components/schemas/ChangeRequest" },
-              },
-            }),
-          },
-        },
-      }),
-    },
-    "/api/auth/admin/set-role": {
-      post: operation({
-        id: "auth.admin.setRole",
-        summary: "Set an account's role (admins only); granting admin while APPROVALS=required: 202, a grant-admin request",
-        admin: true,
-        body: fromBetterAuth(adminEndpoints.setRole.options.body),
-        answers: {
-          ...ok("The account with its new role", byName.user),
-          "202": {
-            description: "APPROVALS=required and `admin` among the roles: the role is unchanged until a second admin approves",
-            content: json({
-              type: "object",
-              required: ["changeRequest"],
-              additionalProperties: false,
-              properties: { changeRequest: { $ref: "#/components/schemas/ChangeRequest" } },
-            }),
-          },
-        },
-      }),
-    },
-    "/api/auth/admin/ban-user": {
-      post: operation({
-        id: "auth.admin.banUser",
-        summary: "Ban an account and end its sessions (admins only)",
-        admin: true,
-        body: fromBetterAuth(adminEndpoints.banUser.options.body),
-        answers: ok("The banned account", byName.user),
-      }),
-    },
-    "/api/auth/admin/unban-user": {
-      post: operation({
-        id: "auth.admin.unbanUser",
-        summary: "Lift a ban (admins only)",
-        admin: true,
-        body: fromBetterAuth(adminEndpoints.unbanUser.options.body, userId),
-        answers: ok("The account", byName.user),
-      }),
-    },
-    "/api/auth/admin/revoke-user-sessions": {
-      post: operation({
-        id: "auth.admin.revokeUserSessions",
-        summary: "End every session of an account (admins only)",
-        admin: true,
-        body: fromBetterAuth(adminEndpoints.revokeUserSessions.options.body, userId),
-        answers: ok("Ended", byName.success),
-      }),
-    },
-    "/api/auth/admin/remove-user": {
-      post: operation({
-        id: "auth.admin.removeUser",
-        summary: "Delete an account and its sessions (admins only)",
-        admin: true,
-        body: fromBetterAuth(adminEndpoints.removeUser.options.body, userId),
-        answers: ok("Deleted", byName.success),
       }),
     },
   };

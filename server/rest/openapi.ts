@@ -22,6 +22,12 @@ const TAGS = [
   { name: "Notifications", description: "The caller's inbox, unread count and push subscriptions; the admin test endpoints." },
   { name: "Audit", description: "The append-only log of admin changes. Platform admins only." },
   {
+    name: "Accounts",
+    description:
+      "Account administration: users, the admin role, bans, passwords, sessions and impersonation. Platform admins only; " +
+      "four-eyes rules apply while APPROVALS=required.",
+  },
+  {
     name: "Service API keys",
     description:
       "Keys other services present in X-API-Key to read the restriction over OFREP (/ofrep/*, documented by OFREP's own OpenAPI " +
@@ -39,7 +45,9 @@ const tagOf = (path: string): (typeof TAGS)[number]["name"] =>
     ? "Restriction administration"
     : path.startsWith("/api/admin/audit")
       ? "Audit"
-      : "Notifications";
+      : path.startsWith("/api/admin/users") || path.startsWith("/api/admin/impersonation")
+        ? "Accounts"
+        : "Notifications";
 
 const pathParams = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 
@@ -207,6 +215,15 @@ function operation(route: RestRoute, data: JsonSchema) {
         ...(retriable ? { headers: replayedHeader } : {}),
         content: { "application/json": { schema: successEnvelope(data) } },
       },
+      ...(route.acceptedWhenRequested
+        ? {
+            "202": {
+              description: "Accepted: approvals are required, so a grant-admin change request waits for a second admin (`changeRequest`)",
+              ...(retriable ? { headers: replayedHeader } : {}),
+              content: { "application/json": { schema: successEnvelope(data) } },
+            },
+          }
+        : {}),
       ...errors,
     },
   };

@@ -45,6 +45,11 @@ type RouteTo<P extends ProcedurePath> = {
   procedure: P;
   /** HTTP status of a success; 200 when omitted. */
   status?: 200 | 201;
+  /**
+   * A success that filed a change request for a second admin instead of acting (the answer carries a
+   * `changeRequest`) answers 202 Accepted.
+   */
+  acceptedWhenRequested?: true;
   summary: string;
 } & InputSource<P>;
 
@@ -383,10 +388,85 @@ export const deliveryRoutes = [
   },
 ] satisfies RestRoute[];
 
+const USERS = "/api/admin/users";
+
+/** Account administration (docs/api.md#accounts), the service's own: better-auth's /api/auth/admin/* answer 404. */
+export const userRoutes = [
+  {
+    method: "GET",
+    path: USERS,
+    procedure: "users.list",
+    input: "query",
+    query: { search: "text", limit: "strict-number", offset: "strict-number" },
+    summary: "List users by e-mail address, searched by e-mail or name",
+  },
+  {
+    method: "POST",
+    path: USERS,
+    procedure: "users.create",
+    input: "body",
+    status: 201,
+    acceptedWhenRequested: true,
+    summary: "Make an account; an admin role while approvals are required: 202, the account made as user and a grant-admin request",
+  },
+  {
+    method: "POST",
+    path: `${USERS}/:id/role`,
+    procedure: "users.setRole",
+    input: "body",
+    acceptedWhenRequested: true,
+    summary:
+      "Grant or take back the admin role (ends the user's sessions); granting while approvals are required: 202, a grant-admin request",
+  },
+  {
+    method: "POST",
+    path: `${USERS}/:id/password`,
+    procedure: "users.setPassword",
+    input: "body",
+    summary: "Set a user's password and end their sessions; another admin's: 403",
+  },
+  {
+    method: "POST",
+    path: `${USERS}/:id/ban`,
+    procedure: "users.ban",
+    input: "body",
+    summary: "Ban a user, for some days or until unbanned: their sessions end and sign-in is refused",
+  },
+  { method: "POST", path: `${USERS}/:id/unban`, procedure: "users.unban", input: "path", summary: "Lift a user's ban" },
+  {
+    method: "POST",
+    path: `${USERS}/:id/revoke-sessions`,
+    procedure: "users.revokeSessions",
+    input: "path",
+    summary: "End every session of a user, impersonation sessions of them and by them included",
+  },
+  {
+    method: "DELETE",
+    path: `${USERS}/:id`,
+    procedure: "users.remove",
+    input: "path",
+    summary: "Remove a user; the last admin cannot be removed (409)",
+  },
+  {
+    method: "POST",
+    path: `${USERS}/:id/impersonate`,
+    procedure: "users.impersonate",
+    input: "path",
+    summary: "Open an impersonation session of an ordinary user, for an hour at most; another admin: 403",
+  },
+  {
+    method: "POST",
+    path: "/api/admin/impersonation/stop",
+    procedure: "users.stopImpersonating",
+    summary: "End the caller's impersonation session (bearer or cookie)",
+  },
+] satisfies RestRoute[];
+
 export const restRoutes: readonly RestRoute[] = [
   ...restrictionRoutes,
   ...notificationRoutes,
   ...auditRoutes,
   ...apiKeyRoutes,
   ...deliveryRoutes,
+  ...userRoutes,
 ];

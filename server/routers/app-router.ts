@@ -12,6 +12,7 @@ import type { deliveriesContract } from "./deliveries/contract.js";
 import type { notificationsContract } from "./notifications/contract.js";
 import type { restrictionContract } from "./restriction/contract.js";
 import type { settingsContract } from "./settings/contract.js";
+import type { usersContract } from "./users/contract.js";
 
 /** What a tRPC error carries (server/trpc/init.ts's errorFormatter): the domain's kind and field details. */
 export type AppErrorShape = {
@@ -37,5 +38,6 @@ export type AppRouter = TRPCBuiltRouter<
     apiKeys: ProceduresOf<typeof apiKeysContract>;
     deliveries: ProceduresOf<typeof deliveriesContract>;
     settings: ProceduresOf<typeof settingsContract>;
+    users: ProceduresOf<typeof usersContract>;
   }
 >;

@@ -15,6 +15,8 @@ import { restrictionContract } from "./restriction/contract.js";
 import { restrictionRouter } from "./restriction/router.js";
 import { settingsContract } from "./settings/contract.js";
 import { settingsRouter } from "./settings/router.js";
+import { usersContract } from "./users/contract.js";
+import { usersRouter } from "./users/router.js";
 
 export type { AppRouter } from "./app-router.js";
 
@@ -25,6 +27,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   deliveries: deliveriesRouter,
   settings: settingsRouter,
+  users: usersRouter,
 });
 
 /** The running router, with the server's context: for the doors. Apps import AppRouter instead. */
@@ -77,6 +80,7 @@ const contracts: Record<keyof AppRouter["_def"]["record"], Record<string, Proced
   apiKeys: apiKeysContract,
   deliveries: deliveriesContract,
   settings: settingsContract,
+  users: usersContract,
 };
 
 const contractByPath = new Map(

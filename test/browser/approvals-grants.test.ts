@@ -5,7 +5,7 @@
 import { describe, expect, test } from "vitest";
 import { pros } from "../../db/schema/index.js";
 import type { TestUser } from "../helpers/app.js";
-import { adminAct, roleOf } from "../helpers/four-eyes.js";
+import { accountAct, roleOf } from "../helpers/four-eyes.js";
 import { chromiumFound } from "./chromium.js";
 import { useConsole } from "./harness.js";
 
@@ -22,7 +22,7 @@ describe.skipIf(!chromiumFound())("four-eyes approval of a pro and of the admin 
     newcomer = await h.app().signUp({ email: "newcomer@test.local" });
     await h.app().db.db.insert(pros).values({ id: "pro-g1", name: "Pro g1" });
     await h.app().caller(adminA).restriction.createProChangeRequest({ proId: "pro-g1", action: "activate", reason: "opted in by phone" });
-    expect((await adminAct(h.app(), adminA, "set-role", { userId: newcomer.id, role: "admin" })).statusCode).toBe(202);
+    expect((await accountAct.setRole(h.app(), adminA, newcomer.id, "admin")).statusCode).toBe(202);
 
     await h.signIn(adminB.email);
     await page().goto("/console/approvals");

@@ -5,7 +5,7 @@
 // admin's role back is at once. Admin B approves, and the row shows the admin. Held to the console's bar.
 import { describe, expect, test } from "vitest";
 import type { TestUser } from "../helpers/app.js";
-import { adminAct, makeAdminInTable, roleOf } from "../helpers/four-eyes.js";
+import { accountAct, makeAdminInTable, roleOf } from "../helpers/four-eyes.js";
 import { chromiumFound } from "./chromium.js";
 import { useConsole } from "./harness.js";
 
@@ -89,7 +89,7 @@ describe.skipIf(!chromiumFound())("the Users view, approvals required", () => {
     await find("late@");
     await page().getByRole("button", { name: "Request admin: late@test.local" }).waitFor();
     // Meanwhile B asks for the same role (the page has not seen it).
-    expect((await adminAct(h.app(), adminB, "set-role", { userId: late.id, role: "admin" })).statusCode).toBe(202);
+    expect((await accountAct.setRole(h.app(), adminB, late.id, "admin")).statusCode).toBe(202);
     await page().getByRole("button", { name: "Request admin: late@test.local" }).click();
     await dialog().getByRole("button", { name: "Request admin role" }).click();
     const refusal = dialog().getByRole("alert");

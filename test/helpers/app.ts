@@ -20,10 +20,11 @@ import { testLookup } from "./dns.js";
 export const TEST_ORIGIN = "http://127.0.0.1:3000";
 /** Signing up with this address makes a platform admin (PLATFORM_ADMIN_EMAILS). */
 export const BOOTSTRAP_ADMIN_EMAIL = "root-admin@test.local";
+/** better-auth's secret in test apps: it signs session cookies (sessionCookie in four-eyes.ts). */
+export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-0123456789";
+
 /** The password of every user signUp makes (browser tests type it into the sign-in form). */
 export const TEST_PASSWORD = "correct-horse-battery";
-/** better-auth's secret: it signs session cookies and signed bearer tokens with it. */
-export const TEST_AUTH_SECRET = "test-secret-that-is-long-enough-0123456789";
 
 export type TestUser = SessionUser & { token: string; headers: { authorization: string } };
 
@@ -79,7 +80,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     trustedOrigins: options.trustedOrigins ?? [TEST_ORIGIN, "http://127.0.0.1:*"],
     platformAdminEmails: [BOOTSTRAP_ADMIN_EMAIL],
     signUp: options.signUp,
-    approvals: options.approvals,
   });
   // Names resolve from a table (test/helpers/dns.ts): no test asks the network.
   const push = createPushService({ vapid: null, lookup: testLookup, ...options.push });

@@ -8,6 +8,7 @@ import { CATEGORIES } from "../../db/categories.js";
 import { notifications, pushSubscriptions } from "../../db/schema/index.js";
 import { apiKeyOf } from "./api-keys.js";
 import { type TestApp, type TestUser, uniqueCohortNumber } from "./app.js";
+import { userRows } from "./authz-rows-users.js";
 import { insertChangeRequest, OTHER_ADMIN } from "./change-requests.js";
 import { freshId, insertCohort, type Personas, PUSH_KEYS, registeredPro } from "./fixtures.js";
 import type { Json, ProcedurePath, WireOutput } from "./rest.js";
@@ -19,13 +20,16 @@ export type Persona = (typeof PERSONAS)[number];
 
 /**
  * Who may call: `admin` platform admins only; `user` any signed-in caller, on their own records;
- * `owner` any signed-in caller, but the record named in the input must be theirs (403 `Access denied`).
+ * `owner` any signed-in caller, but the record named in the input must be theirs (403 `Access denied`);
+ * `impersonating` any signed-in caller, but only an impersonation session has something to act on (409).
  */
-export type Access = "admin" | "user" | "owner";
+export type Access = "admin" | "user" | "owner" | "impersonating";
 
 /** What a row prepares for one cell: the input, and checks of a successful answer's data. */
 export type Prepared<Data> = {
   input?: Json;
+  /** The cell's own credentials, when the persona's shared ones would not survive the call. */
+  headers?: Record<string, string>;
   // A method, so that a row of any procedure's output is a row of `unknown` output too.
   after?(data: Data): Promise<void> | void;
 };
@@ -340,6 +344,7 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
     },
     "notifications.testListSubscriptions": { access: "admin", prepare: none },
     "notifications.testClearSubscriptions": { access: "admin", prepare: none },
+    ...userRows(context),
   };
 }
 
@@ -391,4 +396,14 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`DELETE ${N}/test/subscriptions`]: { procedure: "notifications.testClearSubscriptions", status: 200 },
   [`PATCH ${N}/:id/read`]: { procedure: "notifications.markRead", status: 200 },
   [`DELETE ${N}/:id`]: { procedure: "notifications.remove", status: 200 },
+  "GET /api/admin/users": { procedure: "users.list", status: 200 },
+  "POST /api/admin/users": { procedure: "users.create", status: 201 },
+  "POST /api/admin/users/:id/role": { procedure: "users.setRole", status: 200 },
+  "POST /api/admin/users/:id/password": { procedure: "users.setPassword", status: 200 },
+  "POST /api/admin/users/:id/ban": { procedure: "users.ban", status: 200 },
+  "POST /api/admin/users/:id/unban": { procedure: "users.unban", status: 200 },
+  "POST /api/admin/users/:id/revoke-sessions": { procedure: "users.revokeSessions", status: 200 },
+  "DELETE /api/admin/users/:id": { procedure: "users.remove", status: 200 },
+  "POST /api/admin/users/:id/impersonate": { procedure: "users.impersonate", status: 200 },
+  "POST /api/admin/impersonation/stop": { procedure: "users.stopImpersonating", status: 200 },
 };

@@ -1,5 +1,6 @@
-// Session tokens as a client holds them: a sign-in's token, bearer header and cookie, and cookies signed
-// the way better-auth signs them, for tests of what the sessions table does and does not accept.
+// Session tokens as a client holds them: a sign-in's token, bearer header and cookie, and values signed the
+// way better-auth signs them, for tests of what the sessions table does and does not accept. A cookie for a
+// token is four-eyes.ts's sessionCookie.
 import { createHmac } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
 import { expect } from "vitest";
@@ -10,9 +11,6 @@ export const SESSION_COOKIE = "better-auth.session_token";
 /** `value.signature` as better-auth's signed cookie holds it (HMAC-SHA256, base64), URL-encoded. */
 export const signedValue = (value: string, secret = TEST_AUTH_SECRET) =>
   encodeURIComponent(`${value}.${createHmac("sha256", secret).update(value).digest("base64")}`);
-
-/** The Cookie header of a session cookie holding `value` signed, as a browser would send it. */
-export const sessionCookie = (value: string) => ({ cookie: `${SESSION_COOKIE}=${signedValue(value)}` });
 
 export type SignedIn = {
   /** The token of the answer's body. */

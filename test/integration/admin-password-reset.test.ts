@@ -93,7 +93,7 @@ describe("resetting an admin's password from the deployment's side", () => {
     const mark = await auditMark(t().db.db);
     await expect(resetAdminPassword(t().db.db, { email: user.email, password: NEW_PASSWORD })).rejects.toMatchObject({
       kind: "FORBIDDEN",
-      message: `${user.email} is not an admin: an admin sets other accounts' passwords (POST /api/auth/admin/set-user-password)`,
+      message: `${user.email} is not an admin: an admin sets other accounts' passwords (POST /api/admin/users/:id/password)`,
     });
     expect(await isPasswordOf(t().db.db, user.id, TEST_PASSWORD)).toBe(true);
     expect(await sessionWorks(user)).toBe(true);

@@ -9,7 +9,7 @@ import { insertApiKey } from "../helpers/api-keys.js";
 import { TEST_ORIGIN, TEST_PASSWORD, type TestUser, useTestApp } from "../helpers/app.js";
 import { insertChangeRequest } from "../helpers/change-requests.js";
 import { freshId, insertCohort } from "../helpers/fixtures.js";
-import { adminAct, impersonate, makeAdminInTable, roleOf } from "../helpers/four-eyes.js";
+import { accountAct, impersonate, makeAdminInTable, roleOf } from "../helpers/four-eyes.js";
 
 const t = useTestApp({ approvals: "required" });
 const R = "/api/admin/restriction";
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const asU = await impersonate(t(), requester, u);
   await makeAdminInTable(t(), u.id);
   const n = await t().signUp();
-  expect((await adminAct(t(), requester, "set-role", { userId: n.id, role: "admin" })).statusCode).toBe(202);
+  expect((await accountAct.setRole(t(), requester, n.id, "admin")).statusCode).toBe(202);
   const key = await insertApiKey(t().db.db, { scopes: ["flags:read", "notifications:write"] });
   headers = {
     requester: requester.headers,
@@ -94,13 +94,13 @@ const acts: Record<string, { cells: Record<Caller, number>; run: (as: Caller) =>
     cells: {
       requester: 202,
       "second admin": 202,
-      "impersonation session": 202,
+      "impersonation session": 403,
       "API key": 401,
       "admin made while approvals are required": 403,
     },
     run: async (as) => {
       const user = await t().signUp();
-      const res = await post(as, "/api/auth/admin/set-role", { userId: user.id, role: "admin" });
+      const res = await post(as, `/api/admin/users/${user.id}/role`, { role: "admin" });
       // At most a pending request: the role never changes here.
       return { status: res.statusCode, after: async () => expect(await roleOf(t(), user.id)).toBe("user") };
     },
@@ -109,14 +109,14 @@ const acts: Record<string, { cells: Record<Caller, number>; run: (as: Caller) =>
     cells: {
       requester: 202,
       "second admin": 202,
-      "impersonation session": 202,
+      "impersonation session": 403,
       "API key": 401,
       "admin made while approvals are required": 403,
     },
     run: async (as) => {
       const email = `${freshId("made")}@test.local`;
-      const res = await post(as, "/api/auth/admin/create-user", { email, password: TEST_PASSWORD, name: "Made", role: "admin" });
-      const id = res.statusCode === 202 ? (res.json() as { user: { id: string } }).user.id : null;
+      const res = await post(as, "/api/admin/users", { email, password: TEST_PASSWORD, name: "Made", role: "admin" });
+      const id = res.statusCode === 202 ? (res.json() as { data: { user: { id: string } } }).data.user.id : null;
       return { status: res.statusCode, after: async () => (id ? expect(await roleOf(t(), id)).toBe("user") : undefined) };
     },
   },
@@ -129,7 +129,7 @@ const acts: Record<string, { cells: Record<Caller, number>; run: (as: Caller) =>
       "admin made while approvals are required": 403,
     },
     run: async (as) => {
-      const res = await post(as, "/api/auth/admin/set-user-password", { userId: otherAdmin.id, newPassword: "taken-over-password" });
+      const res = await post(as, `/api/admin/users/${otherAdmin.id}/password`, { password: "taken-over-password" });
       return { status: res.statusCode };
     },
   },
@@ -141,7 +141,21 @@ const acts: Record<string, { cells: Record<Caller, number>; run: (as: Caller) =>
       "API key": 401,
       "admin made while approvals are required": 403,
     },
-    run: async (as) => ({ status: (await post(as, "/api/auth/admin/impersonate-user", { userId: otherAdmin.id })).statusCode }),
+    run: async (as) => ({ status: (await post(as, `/api/admin/users/${otherAdmin.id}/impersonate`)).statusCode }),
+  },
+  "any act through better-auth's closed admin endpoints": {
+    cells: {
+      requester: 404,
+      "second admin": 404,
+      "impersonation session": 404,
+      "API key": 404,
+      "admin made while approvals are required": 404,
+    },
+    run: async (as) => {
+      const user = await t().signUp();
+      const res = await post(as, "/api/auth/admin/set-role", { userId: [user.id], role: "admin" });
+      return { status: res.statusCode, after: async () => expect(await roleOf(t(), user.id)).toBe("user") };
+    },
   },
   "switch one pro on directly": {
     cells: {

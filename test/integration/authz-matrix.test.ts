@@ -22,12 +22,17 @@ import { snapshotTables } from "../helpers/snapshot.js";
 // Configured, so the admin's cell of testPush is a success rather than the contract's unconfigured 500.
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.test" };
 
-type Expected = { outcome: "success" } | { outcome: "refused"; status: 401 | 403; code: "UNAUTHORIZED" | "FORBIDDEN"; message?: string };
+type Expected =
+  | { outcome: "success" }
+  | { outcome: "refused"; status: 401 | 403 | 409; code: "UNAUTHORIZED" | "FORBIDDEN" | "CONFLICT"; message?: string };
 
 /** The contract's answer for one cell. */
 function expectedCell(access: Access, persona: Persona): Expected {
   if (persona === "anonymous" || persona === "expired" || persona === "forged") {
     return { outcome: "refused", status: 401, code: "UNAUTHORIZED" };
+  }
+  if (access === "impersonating") {
+    return persona === "impersonation" ? { outcome: "success" } : { outcome: "refused", status: 409, code: "CONFLICT" };
   }
   // An impersonation session acts as the user impersonated, with that user's rights and no more.
   if (persona === "impersonation") return expectedCell(access, "user");
@@ -207,11 +212,11 @@ describe("authorization matrix", () => {
     for (const as of PERSONAS) {
       const where = `${label} × ${as}`;
       const subject = as === "admin" ? callers.admin : callers.user;
-      const { input, after } = await row.prepare({ as, subject });
+      const { input, after, headers } = await row.prepare({ as, subject });
       const expected = expectedCell(row.access, as);
       const before = expected.outcome === "refused" ? await snapshotTables(db()) : undefined;
       if (as === "expired") await expireSession();
-      const answer = await call(input, headersOf(as));
+      const answer = await call(input, headers ?? headersOf(as));
       if (expected.outcome === "success") {
         expect.soft(answer.status, `${where}: ${answer.raw}`).toBe(successStatus);
         expect.soft(answer.ok, `${where}: ${answer.raw}`).toBe(true);

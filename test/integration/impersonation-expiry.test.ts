@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { sessions } from "../../db/schema/index.js";
 import { SESSION_LIFETIME } from "../../server/auth/better-auth.js";
 import { TEST_ORIGIN, useTestApp } from "../helpers/app.js";
-import { adminAct } from "../helpers/four-eyes.js";
+import { impersonate, sessionCookie } from "../helpers/four-eyes.js";
 import { byHand } from "../helpers/memory.js";
 
 const t = useTestApp();
@@ -16,15 +16,8 @@ const HOUR = 3_600_000;
 async function impersonation() {
   const admin = await t().signUp({ admin: true });
   const user = await t().signUp();
-  const res = await adminAct(t(), admin, "impersonate-user", { userId: user.id });
-  expect(res.statusCode, res.body).toBe(200);
-  // better-auth clears the admin's cookie, then sets the impersonation session's.
-  const cookie = res.cookies.filter((c) => c.name === "better-auth.session_token" && c.value).at(-1)!;
-  return {
-    bearer: { authorization: `Bearer ${res.headers["set-auth-token"]}` },
-    cookie: { cookie: `${cookie.name}=${cookie.value}`, origin: TEST_ORIGIN },
-    id: (res.json() as { session: { id: string } }).session.id,
-  };
+  const session = await impersonate(t(), admin, user);
+  return { bearer: session.headers, cookie: sessionCookie(session.token), id: session.sessionId };
 }
 
 const expiryOf = async (id: string) => (await t().db.db.select().from(sessions).where(eq(sessions.id, id)))[0]!.expiresAt.getTime();

@@ -129,20 +129,20 @@ describe("writes carrying the session cookie", () => {
       }
     }
     expect(await snapshotTables(t().db.db)).toEqual(before);
-    // better-auth's own writes too: the admin's cookie does not make another user an admin.
+    // The account surface too: the admin's cookie does not make another user an admin.
     const user = await t().signUp();
     const setRole = await t().app.inject({
       method: "POST",
-      url: "/api/auth/admin/set-role",
+      url: `/api/admin/users/${user.id}/role`,
       headers: { cookie, origin: UNTRUSTED_ORIGIN, authorization: "Bearer not-a-session", "content-type": "application/json" },
-      payload: { userId: user.id, role: "admin" },
+      payload: { role: "admin" },
     });
     expect(setRole.statusCode).toBe(401);
     const basic = await t().app.inject({
       method: "POST",
-      url: "/api/auth/admin/set-role",
+      url: `/api/admin/users/${user.id}/role`,
       headers: { cookie, origin: UNTRUSTED_ORIGIN, authorization: "Basic dXNlcjpwYXNz", "content-type": "application/json" },
-      payload: { userId: user.id, role: "admin" },
+      payload: { role: "admin" },
     });
     expect({ status: basic.statusCode, error: error(basic) }).toEqual({ status: 403, error: UNTRUSTED });
     const [stored] = await t().db.db.select({ role: users.role }).from(users).where(eq(users.id, user.id));

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { notificationEvents, pushDeliveries } from "../../db/schema/index.js";
 import { type Pruned, pruneOnce } from "../../server/producers/retention.js";
 import { createTestApp, useTestApp } from "../helpers/app.js";
-import { adminAct } from "../helpers/four-eyes.js";
+import { accountAct } from "../helpers/four-eyes.js";
 import { agedEvent } from "../helpers/push.js";
 
 const DAY = 24 * 60 * 60_000;
@@ -62,7 +62,7 @@ describe("retention of producer events and push deliveries", () => {
     const [leaving, staying] = [await t().signUp(), await t().signUp()];
     const theirs = await agedEvent(db(), leaving.id, daysAgo(1));
     const kept = await agedEvent(db(), staying.id, daysAgo(1));
-    const removed = await adminAct(t(), admin, "remove-user", { userId: leaving.id });
+    const removed = await accountAct.remove(t(), admin, leaving.id);
     expect(removed.statusCode, removed.body).toBe(200);
     expect(await eventIds([theirs.eventId, kept.eventId])).toEqual([kept.eventId]);
     expect(await deliveryIds([theirs.deliveryId, kept.deliveryId])).toEqual([kept.deliveryId]);

@@ -39,23 +39,23 @@ describe("closed sign-up (SIGN_UP=closed)", () => {
     const email = newEmail();
     const created = await t().app.inject({
       method: "POST",
-      url: "/api/auth/admin/create-user",
+      url: "/api/admin/users",
       headers: { ...json, authorization: `Bearer ${adminToken}` },
       payload: { email, password: PASSWORD, name: "Made by an admin" },
     });
-    expect(created.statusCode, created.body).toBe(200);
+    expect(created.statusCode, created.body).toBe(201);
     expect(await accountOf(email)).toEqual({ role: "user" });
     expect((await signIn(email)).statusCode).toBe(200);
   });
 
-  it("refuses create-user to a signed-in user who is not an admin", async () => {
+  it("refuses account creation to a signed-in user who is not an admin", async () => {
     const userEmail = newEmail();
     await t().auth.api.createUser({ body: { email: userEmail, password: PASSWORD, name: "User" } });
     const token = (await signIn(userEmail)).json().token as string;
     const email = newEmail();
     const res = await t().app.inject({
       method: "POST",
-      url: "/api/auth/admin/create-user",
+      url: "/api/admin/users",
       headers: { ...json, authorization: `Bearer ${token}` },
       payload: { email, password: PASSWORD, name: "Sneaky" },
     });

@@ -7,7 +7,8 @@ describe("mayChangeMemory", () => {
   it.each([
     ["POST", "/api/admin/restriction/pro-1/activate"],
     ["POST", "/api/auth/sign-out"],
-    ["POST", "/api/auth/admin/set-role"],
+    ["POST", "/api/admin/users/u1/role"],
+    ["POST", "/trpc/users.ban"],
     ["DELETE", "/api/admin/api-keys/k1"],
     ["POST", "/trpc/restriction.activatePro"],
     ["POST", "/trpc/notifications.markRead,restriction.activatePro?batch=1"],

@@ -38,7 +38,7 @@ import { type Created, NewUserForm } from "./NewUserForm.js";
 /** An act asked for on a row, while its confirmation is open. */
 type Acting = { kind: "role"; act: Exclude<RoleAct, "pending"> } | { kind: "ban" } | { kind: "unban" } | { kind: "sessions" };
 /** A ban's reason and length as chosen in its dialog. */
-type BanChoice = { reason: string; seconds: number | null; label: string };
+type BanChoice = { reason: string; days: number | null; label: string };
 /** What the last act did, in words, and the request it filed (a 202). */
 type Result = { text: string; requestId?: string };
 
@@ -54,8 +54,8 @@ export function Users() {
     (pending.data?.changeRequests ?? []).filter((r) => r.action === "grant-admin" && r.userId).map((r) => [r.userId!, r.id]),
   );
 
-  const [draft, setDraft] = useState<{ text: string; field: UserSearch["field"] }>({ text: "", field: "email" });
-  const [search, setSearch] = useState<UserSearch>({ text: "", field: "email", offset: 0 });
+  const [draft, setDraft] = useState<{ text: string }>({ text: "" });
+  const [search, setSearch] = useState<UserSearch>({ text: "", offset: 0 });
   const list = useQuery({ queryKey: ["users", search], queryFn: () => listUsers(search), placeholderData: keepPreviousData, retry: false });
   // A 401 means the session is gone: the frame asks again and shows the sign-in form.
   useEffect(() => {
@@ -77,8 +77,8 @@ export function Users() {
     mutationFn: async ({ user, acting, banAs }: { user: AdminUser; acting: Acting; banAs: BanChoice }): Promise<Result> => {
       const who = nameOf(user);
       if (acting.kind === "ban") {
-        await banUser(user.id, banAs.reason, banAs.seconds);
-        return { text: `${who} is banned${banAs.seconds ? ` for ${banAs.label}` : ""}: their sessions have ended and sign-in is refused.` };
+        await banUser(user.id, banAs.reason, banAs.days);
+        return { text: `${who} is banned${banAs.days ? ` for ${banAs.label}` : ""}: their sessions have ended and sign-in is refused.` };
       }
       if (acting.kind === "unban") {
         await unbanUser(user.id);
@@ -119,12 +119,12 @@ export function Users() {
     // Another admin may have decided a request meanwhile.
     void pending.refetch();
     // The same search again asks again: someone may have been added meanwhile.
-    if (draft.text === search.text && draft.field === search.field && search.offset === 0) void list.refetch();
+    if (draft.text === search.text && search.offset === 0) void list.refetch();
   };
   const created = (answer: Created) => {
     // The new account is the one to see: the list shows it alone, and the result says what happened.
-    setDraft({ text: answer.user.email, field: "email" });
-    setSearch({ text: answer.user.email, field: "email", offset: 0 });
+    setDraft({ text: answer.user.email });
+    setSearch({ text: answer.user.email, offset: 0 });
     setResult(
       answer.changeRequest
         ? {
@@ -160,15 +160,8 @@ export function Users() {
       <section aria-labelledby={`${ids}-list`}>
         <h2 id={`${ids}-list`}>Accounts</h2>
         <form aria-label="Find users" className="row inline-form" onSubmit={find}>
-          <label className="short">
-            Search by
-            <select value={draft.field} onChange={(e) => setDraft({ ...draft, field: e.target.value as UserSearch["field"] })}>
-              <option value="email">Email address</option>
-              <option value="name">Name</option>
-            </select>
-          </label>
           <label>
-            Contains
+            Email address or name contains
             <input
               type="search"
               autoComplete="off"
@@ -232,17 +225,15 @@ export function Users() {
         lead={confirmation?.lead}
         confirmLabel={act.isPending ? "Working…" : (confirmation?.confirmLabel ?? "")}
         tone={confirmation?.tone}
-        confirmDisabled={act.isPending}
-        onConfirm={() =>
-          target && act.mutate({ ...target, banAs: { reason: ban.reason, seconds: duration.seconds, label: duration.label } })
-        }
+        confirmDisabled={act.isPending || (target?.acting.kind === "ban" && !ban.reason.trim())}
+        onConfirm={() => target && act.mutate({ ...target, banAs: { reason: ban.reason, days: duration.days, label: duration.label } })}
         onCancel={() => setTarget(null)}
       >
         {target?.acting.kind === "ban" && (
           <div className="stack">
             <label>
-              Reason (optional, kept in the audit log)
-              <input autoComplete="off" value={ban.reason} onChange={(e) => setBan({ ...ban, reason: e.target.value })} />
+              Reason (kept in the audit log)
+              <input required autoComplete="off" value={ban.reason} onChange={(e) => setBan({ ...ban, reason: e.target.value })} />
             </label>
             <label className="short">
               How long

@@ -2,13 +2,15 @@
 // one pro's activation, or the admin role for a user, with the impact preview as it is then; another
 // approves, and the approval applies the change in its own transaction only when the impact is still the one
 // reviewed (else the request is stale).
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.js";
 import { sqlState } from "../../../db/errors.js";
-import { changeRequests, restrictionCohorts } from "../../../db/schema/index.js";
+import { auditEvents, changeRequests, restrictionCohorts } from "../../../db/schema/index.js";
 import { CHANGE_REQUEST_TTL_HOURS, type ChangeRequestAction, type ChangeRequestStatus } from "../../../db/schema/restriction-values.js";
+import { refuseImpersonation } from "../../accounts/acting.js";
+import { credentialDigest, identityDigest, passwordHashOf } from "../../accounts/identity.js";
+import { changeRole } from "../../accounts/role.js";
 import { type AuditSource, auditSource, recordAudit } from "../../audit/record.js";
-import { grantAdmin } from "../../auth/admin-grants.js";
 import { AppError, forbidden, notFound } from "../../errors/errors.js";
 import { type AuthedContext, type HandlerArgs, isUuid } from "../types.js";
 import { applyCohortChange, lockCohort } from "./cohorts.js";
@@ -111,9 +113,10 @@ const targetName = (target: ChangeRequestTarget) =>
 export async function fileChangeRequest(
   tx: DbOrTx,
   source: AuditSource,
-  request: { target: ChangeRequestTarget; reason: string | null; preview: Impact | ProImpact | null },
+  request: { target: ChangeRequestTarget; reason: string | null; preview: Impact | ProImpact | null; targetIdentity?: string | null },
 ): Promise<ChangeRequestView> {
   const { target } = request;
+  refuseImpersonation(source, "file a change request");
   // An expired request no longer holds the target's one pending place. A duplicate's error (23505) ends the
   // caller's transaction, which rolls back with it.
   await tx
@@ -129,6 +132,7 @@ export async function fileChangeRequest(
         requestedById: source.actor.id,
         requestedByEmail: source.actor.email,
         preview: request.preview,
+        targetIdentity: request.targetIdentity ?? null,
       })
       .returning({ id: changeRequests.id });
     const changeRequest = toView(await findRequest(tx, created!.id));
@@ -194,11 +198,39 @@ export async function getChangeRequest({ ctx, input }: HandlerArgs<{ id: string 
 }
 
 /**
- * A decision is a second admin's own: an impersonation session is the admin behind it acting as someone
- * else, so it would let one admin approve their own request through an account they made an admin.
+ * The approver must be a second person (CONTRACT part five): not the requester, not the admin behind an
+ * impersonation session the request was filed from, and not an admin who set the password the requester
+ * signs in with now (whoever knows it could have filed as them). 403 otherwise.
  */
-function refuseImpersonation(ctx: AuthedContext): void {
-  if (ctx.session.impersonatedBy) throw forbidden("An impersonation session cannot approve or reject a change request");
+async function refuseSamePerson(tx: DbOrTx, approverId: string, request: typeof changeRequests.$inferSelect): Promise<void> {
+  if (request.requestedById === approverId) throw forbidden("A change request needs a second admin");
+  const [filed] = await tx
+    .select({ impersonatorId: auditEvents.impersonatorId })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.action, "change_request.create"),
+        eq(auditEvents.targetType, "change_request"),
+        eq(auditEvents.targetId, request.id),
+      ),
+    );
+  if (filed?.impersonatorId === approverId) throw forbidden("A change request needs a second admin: you filed it as this user");
+  const credential = credentialDigest(await passwordHashOf(tx, request.requestedById));
+  if (!credential) return;
+  const [setBy] = await tx
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.targetType, "user"),
+        eq(auditEvents.targetId, request.requestedById),
+        inArray(auditEvents.action, ["user.create", "user.set_password"]),
+        or(eq(auditEvents.actorId, approverId), eq(auditEvents.impersonatorId, approverId)),
+        sql`${auditEvents.details}->>'credential' = ${credential}`,
+      ),
+    )
+    .limit(1);
+  if (setBy) throw forbidden("A change request needs a second admin: you set the password its requester signs in with");
 }
 
 /** The request, locked, when it may still be decided: pending (409 otherwise). */
@@ -259,7 +291,10 @@ async function applyRequest(tx: DbOrTx, source: AuditSource, request: typeof cha
     await applyProFlag(tx, source, { proId: request.proId, restrictionActive: true, details });
     return true;
   }
-  return grantAdmin(tx, source, { userId: request.userId!, details });
+  // The account must still be the person the request named: same e-mail, creation and password.
+  if (request.targetIdentity !== (await identityDigest(tx, request.userId!))) return false;
+  const user = await changeRole(tx, source, request.userId!, "admin", details);
+  return user !== null;
 }
 
 /**
@@ -273,9 +308,9 @@ export async function approveChangeRequest({
   input,
 }: HandlerArgs<ChangeRequestDecisionInput>): Promise<{ changeRequest: ChangeRequestView }> {
   const outcome = await ctx.db.transaction(async (tx) => {
-    refuseImpersonation(ctx);
+    refuseImpersonation(auditSource(ctx), "approve a change request");
     const row = await pendingRequest(tx, input.id);
-    if (row.request.requestedById === ctx.user.id) throw forbidden("A change request needs a second admin");
+    await refuseSamePerson(tx, ctx.user.id, row.request);
     const comment = textOrNull(input.comment);
     const applied = await applyRequest(tx, auditSource(ctx), row.request);
     return { stale: !applied, changeRequest: await decide(tx, ctx, row, applied ? "applied" : "stale", comment, applied) };
@@ -294,7 +329,7 @@ export async function rejectChangeRequest({
   input,
 }: HandlerArgs<ChangeRequestDecisionInput>): Promise<{ changeRequest: ChangeRequestView }> {
   return ctx.db.transaction(async (tx) => {
-    refuseImpersonation(ctx);
+    refuseImpersonation(auditSource(ctx), "reject a change request");
     const row = await pendingRequest(tx, input.id);
     if (row.request.requestedById === ctx.user.id)
       throw forbidden("A change request is rejected by a second admin; cancel your own instead");
@@ -304,6 +339,7 @@ export async function rejectChangeRequest({
 
 export async function cancelChangeRequest({ ctx, input }: HandlerArgs<{ id: string }>): Promise<{ changeRequest: ChangeRequestView }> {
   return ctx.db.transaction(async (tx) => {
+    refuseImpersonation(auditSource(ctx), "cancel a change request");
     const row = await pendingRequest(tx, input.id);
     if (row.request.requestedById !== ctx.user.id) throw forbidden("Only the admin who made a change request can cancel it");
     return { changeRequest: await decide(tx, ctx, row, "cancelled", null, false) };

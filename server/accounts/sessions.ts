@@ -1,0 +1,33 @@
+// Sessions follow people (docs/api.md#accounts): the SQL that ends them when who a person is, or what they
+// may do, changes. Deleting a session row announces `session_ended` at commit (db/migrations/0018), so every
+// instance forgets it from memory and closes its live streams.
+import { and, eq, ne, or } from "drizzle-orm";
+import type { DbOrTx } from "../../db/client.js";
+import { sessions } from "../../db/schema/index.js";
+import { sessionTokenHash } from "../auth/hashed-session-tokens.js";
+
+/**
+ * What the sessions table keeps of a session token: its SHA-256, so a reader of the table or a backup holds
+ * no token that signs anyone in (CONTRACT part five, "tokens at rest"). The one hash better-auth's wrapped
+ * adapter and the bearer fast path use too (server/auth/hashed-session-tokens.ts).
+ */
+export const storedSessionToken = sessionTokenHash;
+
+/**
+ * Ends every session of the user, impersonation sessions of them included, and every impersonation session
+ * the user opened as an admin; `keep` spares the caller's own session. The ids ended, for the audit event.
+ */
+export async function endSessionsOf(tx: DbOrTx, userId: string, keep?: string): Promise<string[]> {
+  const whose = or(eq(sessions.userId, userId), eq(sessions.impersonatedBy, userId));
+  const ended = await tx
+    .delete(sessions)
+    .where(keep ? and(whose, ne(sessions.id, keep)) : whose)
+    .returning({ id: sessions.id });
+  return ended.map((s) => s.id);
+}
+
+/** Ends the impersonation sessions an admin opened: an admin demoted, banned or removed acts as nobody. */
+export async function endImpersonationsBy(tx: DbOrTx, adminId: string): Promise<string[]> {
+  const ended = await tx.delete(sessions).where(eq(sessions.impersonatedBy, adminId)).returning({ id: sessions.id });
+  return ended.map((s) => s.id);
+}
