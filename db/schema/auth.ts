@@ -76,3 +76,17 @@ export const verifications = pgTable(
   },
   (t) => [index("verifications_identifier_idx").on(t.identifier)],
 );
+
+/**
+ * Who chose each user's password, when an admin did (create-user, set-password): that admin can sign in as
+ * the user, so four-eyes counts them as the same person (server/accounts/control.ts). A user's own change of
+ * password keeps the row (whoever knew the chosen one may have made it); another admin's choice replaces it,
+ * and `npm run admin:reset-password` deletes it.
+ */
+export const passwordChosenBy = pgTable("password_chosen_by", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  adminId: text("admin_id").notNull(),
+  chosenAt: timestamp("chosen_at", tz).notNull().defaultNow(),
+});

@@ -11,7 +11,8 @@ import { type AuditEntry, recordAudit } from "../audit/record.js";
 import { AppError, forbidden, notFound } from "../errors/errors.js";
 import { type ChangeRequestView, fileChangeRequest } from "../routers/restriction/change-requests.js";
 import { type Acting, refuseImpersonation } from "./acting.js";
-import { credentialDigest, identityDigest } from "./identity.js";
+import { recordPasswordChoice } from "./control.js";
+import { identityDigest } from "./identity.js";
 import { changeRole, toView, type UserView, userView } from "./role.js";
 import { banEnds, isActingAdmin, LAST_ADMIN_MESSAGE, type RoleName, wouldLeaveNoAdmin } from "./rules.js";
 import { endImpersonationsBy, endSessionsOf } from "./sessions.js";
@@ -105,14 +106,9 @@ export async function createUser(
         .returning(userView);
       await storePasswordHash(tx, id, hash);
       const user = toView(row!);
-      // The credential's digest: whoever set a password an account still has controls that account (approval rules).
-      await audit(tx, acting, {
-        action: "user.create",
-        userId: id,
-        before: null,
-        after: user,
-        details: { credential: credentialDigest(hash) },
-      });
+      // Whoever chose a password can sign in as the account: four-eyes counts them as its person (control.ts).
+      await recordPasswordChoice(tx, id, acting.source.actor.id);
+      await audit(tx, acting, { action: "user.create", userId: id, before: null, after: user });
       return held ? { user, changeRequest: await fileGrant(tx, acting, user) } : { user };
     })
     .catch((err: unknown) => {
@@ -155,13 +151,14 @@ export async function setPassword(db: Db, acting: Acting, input: { id: string; p
     const self = user.id === acting.source.actor.id;
     if (!self && user.role === "admin") throw forbidden("An admin cannot set another admin's password");
     await storePasswordHash(tx, user.id, hash);
+    await recordPasswordChoice(tx, user.id, acting.source.actor.id);
     const sessionsEnded = await endSessionsOf(tx, user.id, self ? acting.sessionId : undefined);
     await audit(tx, acting, {
       action: "user.set_password",
       userId: user.id,
       before: null,
       after: null,
-      details: { credential: credentialDigest(hash), sessionsEnded: sessionsEnded.length },
+      details: { sessionsEnded: sessionsEnded.length },
     });
     return { user };
   });

@@ -5,7 +5,7 @@ import { hashPassword } from "better-auth/crypto";
 import { and, eq, or } from "drizzle-orm";
 import { adminPassword } from "../../db/admin-account.js";
 import type { Db } from "../../db/client.js";
-import { accounts, sessions, users } from "../../db/schema/index.js";
+import { accounts, passwordChosenBy, sessions, users } from "../../db/schema/index.js";
 import { recordAudit } from "../audit/record.js";
 import { AppError } from "../errors/errors.js";
 
@@ -44,6 +44,8 @@ export async function resetAdminPassword(db: Db, input: { email: string; passwor
       .where(and(eq(accounts.userId, user.id), eq(accounts.providerId, "credential")))
       .returning({ id: accounts.id });
     if (!changed.length) throw new AppError("CONFLICT", `${email} has no password sign-in to reset`);
+    // The deployment chose this password: no admin who chose an earlier one counts as this admin any more.
+    await tx.delete(passwordChosenBy).where(eq(passwordChosenBy.userId, user.id));
     const ended = await tx
       .delete(sessions)
       .where(or(eq(sessions.userId, user.id), eq(sessions.impersonatedBy, user.id)))

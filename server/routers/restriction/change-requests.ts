@@ -2,13 +2,14 @@
 // one pro's activation, or the admin role for a user, with the impact preview as it is then; another
 // approves, and the approval applies the change in its own transaction only when the impact is still the one
 // reviewed (else the request is stale).
-import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.js";
 import { sqlState } from "../../../db/errors.js";
 import { auditEvents, changeRequests, restrictionCohorts } from "../../../db/schema/index.js";
 import { CHANGE_REQUEST_TTL_HOURS, type ChangeRequestAction, type ChangeRequestStatus } from "../../../db/schema/restriction-values.js";
 import { refuseImpersonation } from "../../accounts/acting.js";
-import { credentialDigest, identityDigest, passwordHashOf } from "../../accounts/identity.js";
+import { samePerson } from "../../accounts/control.js";
+import { identityDigest } from "../../accounts/identity.js";
 import { changeRole } from "../../accounts/role.js";
 import { type AuditSource, auditSource, recordAudit } from "../../audit/record.js";
 import { AppError, forbidden, notFound } from "../../errors/errors.js";
@@ -199,8 +200,8 @@ export async function getChangeRequest({ ctx, input }: HandlerArgs<{ id: string 
 
 /**
  * The approver must be a second person (CONTRACT part five): not the requester, not the admin behind an
- * impersonation session the request was filed from, and not an admin who set the password the requester
- * signs in with now (whoever knows it could have filed as them). 403 otherwise.
+ * impersonation session the request was filed from, and sharing nobody who can act as both accounts (an
+ * admin who chose either one's password, up the chain: server/accounts/control.ts). 403 otherwise.
  */
 async function refuseSamePerson(tx: DbOrTx, approverId: string, request: typeof changeRequests.$inferSelect): Promise<void> {
   if (request.requestedById === approverId) throw forbidden("A change request needs a second admin");
@@ -215,22 +216,9 @@ async function refuseSamePerson(tx: DbOrTx, approverId: string, request: typeof 
       ),
     );
   if (filed?.impersonatorId === approverId) throw forbidden("A change request needs a second admin: you filed it as this user");
-  const credential = credentialDigest(await passwordHashOf(tx, request.requestedById));
-  if (!credential) return;
-  const [setBy] = await tx
-    .select({ id: auditEvents.id })
-    .from(auditEvents)
-    .where(
-      and(
-        eq(auditEvents.targetType, "user"),
-        eq(auditEvents.targetId, request.requestedById),
-        inArray(auditEvents.action, ["user.create", "user.set_password"]),
-        or(eq(auditEvents.actorId, approverId), eq(auditEvents.impersonatorId, approverId)),
-        sql`${auditEvents.details}->>'credential' = ${credential}`,
-      ),
-    )
-    .limit(1);
-  if (setBy) throw forbidden("A change request needs a second admin: you set the password its requester signs in with");
+  if (await samePerson(tx, approverId, request.requestedById)) {
+    throw forbidden("A change request needs a second admin: one of you chose the other's password, so you count as one person");
+  }
 }
 
 /** The request, locked, when it may still be decided: pending (409 otherwise). */
