@@ -1,7 +1,8 @@
 // One process per embedded database folder (CONTRACT.md part four): PGlite has no server of its own, so two
 // processes on one PGLITE_DIR (a server and `npm run db:seed`) would each write the files as if alone, and lose
 // or corrupt data. The first to open the folder holds a lock file in it naming its PID; any other stops at once
-// with one line naming that PID. A lock whose process is gone (killed, crashed) is taken over.
+// with one line naming that PID. A lock whose process is gone (killed, crashed) is taken over; one written on
+// another host (a container recreated under a new hostname) cannot be checked, and its line says what to do.
 //
 // Hand-written: proper-lockfile and its kin judge a lock stale by its age (a holder must touch it every few
 // seconds), and PGlite blocks the event loop for longer than that on a big statement; nor do they name the PID.
@@ -119,9 +120,12 @@ export function lockPgliteFolder(dir: string, hooks: LockHooks = {}): () => void
           null,
         );
       }
+      // Whether a process on another host still runs cannot be told from here, so its lock is never taken
+      // over: the line says what the operator must check and do (issue Y, finding 7).
       if (holder.host !== me.host) {
         throw new FolderInUseError(
-          `PGLITE_DIR ${dir} is in use by process ${holder.pid} on host ${holder.host} (${file}); if that process is gone, remove the file`,
+          `PGLITE_DIR ${dir} was locked by process ${holder.pid} on host ${holder.host}, which cannot be checked from this host: ` +
+            `if no process there still uses the folder (a container recreated under a new hostname), delete ${file} and start again`,
           holder.pid,
         );
       }

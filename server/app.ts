@@ -11,15 +11,16 @@ import type { Relay, RelayOptions } from "../db/outbox-relay.js";
 import { apiKeyVerifier } from "./auth/api-keys.js";
 import { type Auth, mountAuth } from "./auth/better-auth.js";
 import type { Config } from "./config.js";
-import { contextFactory } from "./context.js";
+import { type Context, contextFactory } from "./context.js";
 import { toAppError } from "./errors/error-mapper.js";
 import { AppError, TooManyRequestsError, UnsupportedMediaTypeError } from "./errors/errors.js";
 import { normalAuthPath } from "./http/auth-path.js";
+import { registerAuthTextGuard } from "./http/auth-text.js";
 import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
-import { registerIdempotency } from "./http/idempotency.js";
+import { type KeyedOutside, registerIdempotency } from "./http/idempotency.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "./http/json-depth.js";
-import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
+import { createFailureBudget, createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { judgeWrite } from "./http/trusted-writes.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
@@ -79,11 +80,32 @@ export type AppDeps = {
   deliveries?: { retryBaseMs?: number; pollMs?: number; leaseSeconds?: number };
   /** The retention job (RETENTION_DAYS): the service always runs it; without it nothing is pruned (tests). */
   retention?: Omit<RetentionOptions, "db" | "onError">;
+  /** How long a client may take to send a request (tests shorten them; defaultTimeouts otherwise). */
+  timeouts?: Partial<Timeouts>;
 };
+
+/**
+ * Node's bounds on receiving a request. Without them a client that dribbled its headers or its body held its
+ * connection open indefinitely (still open after 130 s, issue X). They cover receiving the request only: an
+ * answer, a long-lived stream included, is never cut by them.
+ */
+export type Timeouts = {
+  /** The request's headers must have arrived within this (Node's headersTimeout). */
+  headersMs: number;
+  /** The whole request, its body included, must have arrived within this (Node's requestTimeout). */
+  requestMs: number;
+  /** How often Node checks connections against the two (connectionsCheckingInterval): the bounds' slack. */
+  checkEveryMs: number;
+};
+
+/** A dribbling client is closed at most requestMs + checkEveryMs = 55 s after it began its request. */
+export const defaultTimeouts: Timeouts = { headersMs: 30_000, requestMs: 50_000, checkEveryMs: 5_000 };
 
 export type Limits = {
   /** Password sign-in attempts per client address and account (Fastify door: sign-in is no procedure). */
   signIn: Window;
+  /** Failed sign-ins per client address, whatever the account (SIGN_IN_PER_ADDRESS_PER_MINUTE). */
+  signInFailuresPerAddress: Window;
   /** Sign-ups per client address (Fastify door). */
   signUp: Window;
   /** Admin test pushes per caller (user id), through either door (the procedure's rateLimited middleware). */
@@ -109,6 +131,7 @@ export type Limits = {
 
 export const defaultLimits: Limits = {
   signIn: { max: 10, timeWindowMs: 60_000 },
+  signInFailuresPerAddress: { max: 60, timeWindowMs: 60_000 },
   signUp: { max: 10, timeWindowMs: 60_000 },
   testPush: { max: 30, timeWindowMs: 60_000 },
   bodyBytes: 1024 * 1024,
@@ -136,6 +159,16 @@ function fromFastifyError(err: FastifyError): AppError {
 }
 
 const TRPC_PREFIX = "/trpc";
+
+/**
+ * Keyed routes claimed outside one transaction (server/http/idempotency.ts): a test push counts its rate
+ * limit and sends pushes, a subscription resolves its endpoint's name. Held inside a transaction, forty
+ * keyed test pushes took the whole pool and each waited for a second connection (issue Y, finding 3).
+ */
+const KEYED_OUTSIDE_TRANSACTION: Readonly<Record<string, KeyedOutside>> = {
+  "POST /api/notifications/test/push": { sends: true },
+  "POST /api/notifications/subscriptions": {},
+};
 /** Route templates in each request's log lines and metrics; a tRPC call's label is one of the procedures. */
 const requests = requestObserver({ route: `${TRPC_PREFIX}/:path`, procedures: new Set(Object.keys(appRouter._def.procedures)) });
 
@@ -191,12 +224,29 @@ function registerRateLimits(app: FastifyInstance, limits: Limits, store: RateLim
     signIn: (req: FastifyRequest) => `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase()}`,
     signUp: (req: FastifyRequest) => req.ip,
   };
+  // One address trying many accounts stays under the per-account limit (53 e-mails sprayed without a 429,
+  // issue X): its failed sign-ins also share one budget per address. A failure is only known from the
+  // answer, so each attempt holds a point until then and gets it back unless better-auth refused it (4xx).
+  const failures = createFailureBudget(store, "sign-in-failures", limits.signInFailuresPerAddress);
+  const holding = new WeakSet<FastifyRequest>();
   // preHandler: the body (the sign-in address) is parsed by then.
   app.addHook("preHandler", async (request, reply) => {
     const operation = limitedOperation(request.method, request.url);
     if (!operation) return;
     const verdict = await limiters[operation](keys[operation](request));
     if (verdict.limited) return sendError(reply, new TooManyRequestsError(verdict.retryAfterSeconds));
+    if (operation !== "signIn") return;
+    const budget = await failures.reserve(request.ip);
+    holding.add(request);
+    if (budget.limited) return sendError(reply, new TooManyRequestsError(budget.retryAfterSeconds));
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    if (!holding.has(request)) return;
+    const status = reply.statusCode;
+    // A success, a server fault or this limit's own 429 is no failed sign-in.
+    if (status < 400 || status >= 500 || status === 429) {
+      await failures.refund(request.ip).catch((err) => request.log.warn({ err }, "sign-in limit: giving a point back failed"));
+    }
   });
 }
 
@@ -232,8 +282,12 @@ function publicBaseUrl(deps: AppDeps): string {
 export async function buildApp(deps: AppDeps) {
   const limits = { ...defaultLimits, ...deps.limits };
   const rateLimitStore = deps.rateLimitStore ?? memoryRateLimitStore;
+  const timeouts = { ...defaultTimeouts, ...deps.timeouts };
   const app = Fastify({
     bodyLimit: limits.bodyBytes,
+    // Fastify sets the server's requestTimeout from its own option (0, none, by default) after creating it.
+    requestTimeout: timeouts.requestMs,
+    http: { headersTimeout: timeouts.headersMs, connectionsCheckingInterval: timeouts.checkEveryMs },
     // TRUST_PROXY: request.ip (the limits' client address) and request.protocol come from the forwarding
     // headers of trusted hops only.
     trustProxy: trustedHops(deps.config.trustProxy ?? false),
@@ -296,6 +350,7 @@ export async function buildApp(deps: AppDeps) {
   });
   const authContext = await deps.auth.$context;
   registerRequestGuards(app, (origin) => authContext.isTrustedOrigin(origin));
+  registerAuthTextGuard(app);
   registerRateLimits(app, limits, rateLimitStore);
   // Hot reads answered from memory while this instance can vouch for it (server/memory/, issue W).
   const memory = deps.listen
@@ -308,7 +363,13 @@ export async function buildApp(deps: AppDeps) {
     fenceWrites(app, memory);
     app.addHook("onClose", () => memory.feed.stop());
   }
-  const runKeyed = registerIdempotency(app, { db: deps.db, auth: deps.auth, replays: keyCreationReplay, identity: memory?.identity });
+  const idempotency = registerIdempotency(app, {
+    db: deps.db,
+    auth: deps.auth,
+    replays: keyCreationReplay,
+    outside: KEYED_OUTSIDE_TRANSACTION,
+    identity: memory?.identity,
+  });
   app.setNotFoundHandler((request, reply) =>
     sendError(reply, new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`)),
   );
@@ -372,7 +433,17 @@ export async function buildApp(deps: AppDeps) {
     },
   });
 
-  registerRestRoutes(app, restRoutes, createContext, runKeyed);
+  // A keyed test push notes its first send: from then on even its failure is kept, so a retry never pushes again.
+  const restContext = async (request: FastifyRequest): Promise<Context> => {
+    const ctx = await createContext(request);
+    if (!idempotency.tracksSends(request)) return ctx;
+    const send: PushService["send"] = (targets, payload) => {
+      idempotency.sent(request);
+      return ctx.push.send(targets, payload);
+    };
+    return { ...ctx, push: { ...ctx.push, send } };
+  };
+  registerRestRoutes(app, restRoutes, restContext, idempotency.runKeyed);
 
   const verifyKey = apiKeyVerifier(deps.db, (err) => app.log.warn({ err }, "API key: recording its last use failed"), memory?.identity);
   const queue = deps.push.vapid

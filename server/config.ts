@@ -82,6 +82,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(32),
   TRPC_MAX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
+  SIGN_IN_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   OFREP_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000_000).default(30_000),
   OFREP_STREAMS_PER_TARGET: z.coerce.number().int().min(1).max(100_000).default(32),
   OFREP_STREAMS_PER_KEY: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
@@ -128,6 +129,8 @@ export type Config = {
   streamsPerUser: number;
   /** TRPC_MAX_BATCH_SIZE: calls in one tRPC batch. */
   trpcBatchSize: number;
+  /** SIGN_IN_PER_ADDRESS_PER_MINUTE: failed sign-ins one client address may make a minute, whatever the account. */
+  signInPerAddressPerMinute: number;
   /** OFREP_REQUESTS_PER_MINUTE: evaluations and stream connections one API key may make on one instance. */
   ofrepRequestsPerMinute: number;
   /** OFREP_STREAMS_PER_TARGET: open OFREP event streams per key and targeting key. */
@@ -220,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryTimeoutSeconds: e.DB_QUERY_TIMEOUT_SECONDS,
     streamsPerUser: e.STREAMS_PER_USER,
     trpcBatchSize: e.TRPC_MAX_BATCH_SIZE,
+    signInPerAddressPerMinute: e.SIGN_IN_PER_ADDRESS_PER_MINUTE,
     ofrepRequestsPerMinute: e.OFREP_REQUESTS_PER_MINUTE,
     ofrepStreamsPerTarget: e.OFREP_STREAMS_PER_TARGET,
     ofrepStreamsPerKey: e.OFREP_STREAMS_PER_KEY,

@@ -63,6 +63,7 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       push,
       logger: options.logger,
       limits: {
+        signInFailuresPerAddress: { max: config.signInPerAddressPerMinute, timeWindowMs: 60_000 },
         streamsPerUser: config.streamsPerUser,
         pushSubscriptionsPerUser: config.pushSubscriptionsPerUser,
         trpcBatchSize: config.trpcBatchSize,

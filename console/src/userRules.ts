@@ -1,4 +1,4 @@
-// The Users view's rules in words (docs/api.md#making-another-admin, #who-can-do-what-while-approvals-are-required):
+// The Users view's rules in words (docs/api.md#accounts, #who-can-do-what-while-approvals-are-required):
 // which acts a row offers, what each confirmation says will really happen in the service's mode, and what
 // the answer means. Pure: test/unit/console-users.test.ts.
 import { plural } from "./format.js";

@@ -1,10 +1,11 @@
 // better-auth on the service's own database, and its mount at /api/auth/* on Fastify.
+import { STATUS_CODES } from "node:http";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { createAuthMiddleware } from "better-auth/api";
 import { fromNodeHeaders } from "better-auth/node";
 import { admin, bearer } from "better-auth/plugins";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
 import { isProgramCall } from "../http/trusted-writes.js";
@@ -105,7 +106,35 @@ export function mountAuth(app: FastifyInstance, auth: Auth): void {
       // Several cookies may be set; Headers joins them, getSetCookie keeps them apart.
       const cookies = response.headers.getSetCookie();
       if (cookies.length) reply.header("set-cookie", cookies);
-      return reply.send(response.body ? await response.text() : null);
+      const text = response.body ? await response.text() : null;
+      if (response.status >= 400 && response.status < 500 && (!text || text === "null")) return sendEmptyRefusal(reply, response.status);
+      return reply.send(text);
     },
   });
+}
+
+/**
+ * The envelope's code (docs/api.md#errors) for a refusal better-auth gave without a body; any other 4xx is
+ * the caller's malformed request.
+ */
+const EMPTY_REFUSAL_CODES: Partial<Record<number, string>> = {
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  429: "TOO_MANY_REQUESTS",
+};
+
+/**
+ * better-auth answers some refusals with no body or `null` (a wrong method's 404, the admin plugin's 401),
+ * which tells a client nothing (issue X): those get the service's envelope, with better-auth's status kept.
+ */
+function sendEmptyRefusal(reply: FastifyReply, status: number): FastifyReply {
+  const body = {
+    success: false,
+    error: { code: EMPTY_REFUSAL_CODES[status] ?? "VALIDATION_ERROR", message: STATUS_CODES[status] ?? "Request refused" },
+  };
+  reply.removeHeader("content-length");
+  return reply.status(status).header("content-type", "application/json; charset=utf-8").send(body);
 }

@@ -4,6 +4,8 @@
 // On PostgreSQL, where a COMMIT's answer can be lost (db/deadline.ts), the procedure runs inside one
 // transaction that first locks the claim and last stores the answer (runKeyed): the change and its answer
 // commit together or not at all, and the lock tells a retry whether the first request is still running.
+// Routes whose procedure waits on the network (a push, a DNS look-up) are keyed as on PGlite instead, so no
+// transaction is held open across it (KeyedOutside, issue Y).
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
@@ -12,6 +14,7 @@ import { idempotencyKeys } from "../../db/schema/index.js";
 import type { Auth } from "../auth/better-auth.js";
 import { sessionResolver } from "../auth/session.js";
 import { AppError, IdempotencyKeyReusedError, validationError } from "../errors/errors.js";
+import { afterSettling } from "../memory/fence.js";
 import type { IdentityMemory } from "../memory/identity.js";
 import { sendError, toRestError } from "../rest/errors.js";
 import {
@@ -23,6 +26,7 @@ import {
   takesIdempotencyKey,
   wellFormedKey,
 } from "./idempotency-key.js";
+import { inKeyedTransaction } from "./keyed-scope.js";
 
 /** The row a request holds while it runs; its expiry (set here, to the millisecond) tells it from a later claim. */
 type Claim = { userId: string; key: string; expiresAt: Date };
@@ -82,10 +86,13 @@ class FailedAnswer extends Error {
   }
 }
 
-/** After the handler: a 5xx (or an answer that is not text) frees the key for a retry; anything else is kept. */
-async function settle(db: Db, claim: Claim, status: number, payload: unknown, replay?: ReplayAnswer): Promise<void> {
+/**
+ * After the handler: a 5xx (or an answer that is not text) frees the key for a retry; anything else is kept.
+ * `sent`: the request sent pushes, which a retry must not send again, so even its 5xx is kept.
+ */
+async function settle(db: Db, claim: Claim, status: number, payload: unknown, replay?: ReplayAnswer, sent = false): Promise<void> {
   const body = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : null;
-  if (status >= 500 || body === null) return release(db, claim);
+  if ((status >= 500 && !sent) || body === null) return release(db, claim);
   const kept = replay ? replay({ status, body }) : { status, body };
   await db.update(t).set({ status: kept.status, responseBody: kept.body }).where(ownRow(claim));
 }
@@ -112,15 +119,42 @@ const sendAnswer = (reply: FastifyReply, answer: KeyedAnswer) =>
   reply.status(answer.status).headers(answer.headers).type("application/json; charset=utf-8").send(answer.body);
 
 /**
+ * A keyed route whose procedure waits on the network, or counts a rate limit: its key is claimed in a
+ * statement of its own and its answer stored after, on PostgreSQL too, so no transaction and no pool
+ * connection is held while it waits. `sends`: it sends pushes; once it has, its answer is kept even when it
+ * is a 5xx, so a retry with the key replays it instead of pushing again.
+ */
+export type KeyedOutside = { sends?: boolean };
+
+export type Idempotency = {
+  /** For the REST door: null for a request that holds no claim in a transaction (PGlite, or KeyedOutside). */
+  runKeyed: RunKeyed;
+  /** Whether the request holds a key whose route sends pushes (KeyedOutside.sends). */
+  tracksSends(request: FastifyRequest): boolean;
+  /** The request has started sending: its answer is kept whatever it is. */
+  sent(request: FastifyRequest): void;
+};
+
+const routeOf = (request: FastifyRequest) => `${request.method} ${request.routeOptions.url}`;
+
+/**
  * `replays`: per route (`"POST /api/admin/api-keys"`, method and route template), what its replay answers.
- * Returns runKeyed, for the REST door: null for a request that holds no claim, or on PGlite.
+ * `outside`: per route, the keyed routes kept outside one transaction (KeyedOutside).
  */
 export function registerIdempotency(
   app: FastifyInstance,
-  deps: { db: Db; auth: Auth; replays?: Readonly<Record<string, ReplayAnswer>>; identity?: IdentityMemory },
-): RunKeyed {
+  deps: {
+    db: Db;
+    auth: Auth;
+    replays?: Readonly<Record<string, ReplayAnswer>>;
+    outside?: Readonly<Record<string, KeyedOutside>>;
+    identity?: IdentityMemory;
+  },
+): Idempotency {
   const resolveSession = sessionResolver(deps.auth, deps.db, deps.identity);
   const claims = new WeakMap<FastifyRequest, Claim>();
+  const sending = new WeakSet<FastifyRequest>();
+  const sent = new WeakSet<FastifyRequest>();
   // PostgreSQL: the claim is made inside the request's transaction (runKeyed); these wait for it there.
   const pending = new WeakMap<FastifyRequest, { claim: Claim; fingerprint: string }>();
   const inTransaction = commitsCanBeLost(deps.db);
@@ -142,13 +176,15 @@ export function registerIdempotency(
     const now = new Date();
     const claim = { userId: caller.user.id, key, expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_LIFETIME_MS) };
     const fingerprint = requestFingerprint(request.method, request.url, request.body);
-    if (inTransaction) {
+    const outside = deps.outside?.[routeOf(request)];
+    if (inTransaction && !outside) {
       pending.set(request, { claim, fingerprint });
       return;
     }
     const earlier = await claimKey(deps.db, claim, fingerprint, now);
     if (earlier !== null) return sendAnswer(reply, earlierAnswer(earlier, fingerprint));
     claims.set(request, claim);
+    if (outside?.sends) sending.add(request);
   });
 
   // Stored before the answer leaves, so a retry that follows it is a replay, never a 409.
@@ -156,8 +192,8 @@ export function registerIdempotency(
     const claim = claims.get(request);
     if (!claim) return payload;
     claims.delete(request);
-    const replay = deps.replays?.[`${request.method} ${request.routeOptions.url}`];
-    await settle(deps.db, claim, reply.statusCode, payload, replay).catch(async (err) => {
+    const replay = deps.replays?.[routeOf(request)];
+    await settle(deps.db, claim, reply.statusCode, payload, replay, sent.has(request)).catch(async (err) => {
       request.log.error({ err }, "could not store the Idempotency-Key answer");
       await release(deps.db, claim).catch(() => {});
     });
@@ -172,12 +208,15 @@ export function registerIdempotency(
     await release(deps.db, claim).catch((err) => request.log.error({ err }, "could not free an Idempotency-Key"));
   });
 
-  return (request, produce) => {
-    const keyed = pending.get(request);
-    if (!keyed) return null;
-    pending.delete(request);
-    const replay = deps.replays?.[`${request.method} ${request.routeOptions.url}`];
-    return runKeyed(deps.db, keyed.claim, keyed.fingerprint, produce, replay);
+  return {
+    runKeyed(request, produce) {
+      const keyed = pending.get(request);
+      if (!keyed) return null;
+      pending.delete(request);
+      return runKeyed(deps.db, keyed.claim, keyed.fingerprint, produce, deps.replays?.[routeOf(request)]);
+    },
+    tracksSends: (request) => sending.has(request),
+    sent: (request) => void sent.add(request),
   };
 }
 
@@ -198,20 +237,25 @@ async function runKeyed(
   const now = new Date();
   await sweepExpired(db, now);
   try {
-    return await db.transaction(async (tx) => {
-      const [lock] = (await tx.execute(
-        sql`select pg_try_advisory_xact_lock(hashtextextended(${`${claim.userId}\n${claim.key}`}, 0)) as held`,
-      )) as unknown as { held: boolean }[];
-      if (!lock?.held) return errorAnswer(new AppError("CONFLICT", STILL_RUNNING));
-      const earlier = await claimKey(tx as unknown as Db, claim, fingerprint, now, { sweep: false });
-      if (earlier !== null) return earlierAnswer(earlier, fingerprint);
-      // The procedure's statements share this transaction; its own transactions become savepoints.
-      const answer = await produce(tx as unknown as Db);
-      if (answer.status >= 500) throw new FailedAnswer(answer);
-      const kept = replay ? replay(answer) : answer;
-      await tx.update(t).set({ status: kept.status, responseBody: kept.body }).where(ownRow(claim));
-      return answer;
-    });
+    // Memory learns of the procedure's writes once the transaction settles, never before its COMMIT.
+    return await afterSettling(() =>
+      inKeyedTransaction(() =>
+        db.transaction(async (tx) => {
+          const [lock] = (await tx.execute(
+            sql`select pg_try_advisory_xact_lock(hashtextextended(${`${claim.userId}\n${claim.key}`}, 0)) as held`,
+          )) as unknown as { held: boolean }[];
+          if (!lock?.held) return errorAnswer(new AppError("CONFLICT", STILL_RUNNING));
+          const earlier = await claimKey(tx as unknown as Db, claim, fingerprint, now, { sweep: false });
+          if (earlier !== null) return earlierAnswer(earlier, fingerprint);
+          // The procedure's statements share this transaction; its own transactions become savepoints.
+          const answer = await produce(tx as unknown as Db);
+          if (answer.status >= 500) throw new FailedAnswer(answer);
+          const kept = replay ? replay(answer) : answer;
+          await tx.update(t).set({ status: kept.status, responseBody: kept.body }).where(ownRow(claim));
+          return answer;
+        }),
+      ),
+    );
   } catch (err) {
     if (err instanceof FailedAnswer) return err.answer;
     throw err;

@@ -49,8 +49,8 @@ function asPgPool(sql: Sql) {
  */
 const storedKey = (key: string) => createHash("sha256").update(key).digest("base64url");
 
-/** A limit named `name` (the rows' key prefix, one per limit: "sign-in", "sign-up", "test-push"). */
-export function createRateLimiter(store: RateLimitStore, name: string, window: Window): RateLimiter {
+/** rate-limiter-flexible's limiter for `name` (the rows' key prefix, one per limit) in `store`. */
+function storeLimiter(store: RateLimitStore, name: string, window: Window): RateLimiterAbstract {
   const options = { keyPrefix: name, points: window.max, duration: window.timeWindowMs / 1000 };
   const limiter: RateLimiterAbstract =
     store.kind === "postgres"
@@ -66,16 +66,42 @@ export function createRateLimiter(store: RateLimitStore, name: string, window: W
           clearExpiredByTimeout: true,
         })
       : new RateLimiterMemory(options);
-  return async (key) => {
-    try {
-      await limiter.consume(storedKey(key));
-      return { limited: false };
-    } catch (err) {
-      // Over the budget the library rejects with the count; anything else is the store failing.
-      if (err instanceof RateLimiterRes) {
-        return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
-      }
-      throw err;
+  return limiter;
+}
+
+/** Counts one request for `key` on `limiter`: limited once its window holds more than its points. */
+async function consumeOne(limiter: RateLimiterAbstract, key: string): Promise<RateLimitVerdict> {
+  try {
+    await limiter.consume(storedKey(key));
+    return { limited: false };
+  } catch (err) {
+    // Over the budget the library rejects with the count; anything else is the store failing.
+    if (err instanceof RateLimiterRes) {
+      return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
     }
+    throw err;
+  }
+}
+
+/** A limit named `name` (the rows' key prefix, one per limit: "sign-in", "sign-up", "test-push"). */
+export function createRateLimiter(store: RateLimitStore, name: string, window: Window): RateLimiter {
+  const limiter = storeLimiter(store, name, window);
+  return (key) => consumeOne(limiter, key);
+}
+
+/**
+ * A budget of failures per key, which only the answer can tell. `reserve` counts the attempt before it runs
+ * (limited once over the budget), and `refund` gives the point back when the attempt did not fail. Counting
+ * first, rather than after a failure, keeps attempts in flight at once from all passing one last free place.
+ */
+export type FailureBudget = { reserve(key: string): Promise<RateLimitVerdict>; refund(key: string): Promise<void> };
+
+export function createFailureBudget(store: RateLimitStore, name: string, window: Window): FailureBudget {
+  const limiter = storeLimiter(store, name, window);
+  return {
+    reserve: (key) => consumeOne(limiter, key),
+    refund: async (key) => {
+      await limiter.reward(storedKey(key));
+    },
   };
 }

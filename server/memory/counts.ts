@@ -5,6 +5,7 @@
 // announcement. The live streams' hub (server/live/unread-hub.ts) reads the database itself: it reads
 // because a change was announced, and memory may not have heard that announcement yet.
 import { type MemoryConsumer, type MemoryFeed, recalled } from "./feed.js";
+import { memoryEffect } from "./fence.js";
 import { createRecall, type Recall } from "./recall.js";
 
 /** Counts remembered at most: ~260 bytes each (docs/scaling.md "Reads from memory"). */
@@ -17,7 +18,10 @@ export type UnreadCountMemory = MemoryConsumer & {
   /** Whether memory may be served now. */
   current(): boolean;
   attach(feed: MemoryFeed): void;
-  /** This process changed these users' notifications: their counts are read from the database next time. */
+  /**
+   * This process changed these users' notifications: their counts are read from the database next time
+   * (once the write's transaction has settled, fence.ts).
+   */
   changed(userIds: Iterable<string>): void;
 };
 
@@ -39,7 +43,11 @@ export function createUnreadCountMemory(): UnreadCountMemory {
       feed = given;
     },
     changed(userIds) {
-      for (const userId of userIds) counts.forget(userId);
+      // After the COMMIT when inside a keyed transaction: a count read before it would be remembered.
+      const users = [...userIds];
+      memoryEffect(() => {
+        for (const userId of users) counts.forget(userId);
+      });
     },
   };
 }

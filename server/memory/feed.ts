@@ -24,6 +24,32 @@ export const MEMORY_STATEMENT = sql.raw("/* memory */");
 export const HEARTBEAT_MS = 100;
 /** Memory whose newest proof is older than this is not served. */
 export const STALENESS_BOUND_MS = 500;
+/** The first pause before a failed catch-up is tried again, doubled each time up to the second. */
+export const RELOAD_RETRY_MS = 100;
+export const RELOAD_RETRY_MAX_MS = 5_000;
+/**
+ * Heartbeats awaiting their echo at most. One older than the bound can never make memory current, so it is
+ * forgotten; this caps the rest when none is heard (behind a transaction-pooling PgBouncer, say).
+ */
+export const MAX_UNHEARD = 64;
+
+/** Time and timers, given by a test that decides when they fire (test/helpers/memory-world.ts). */
+export type Clock = {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+};
+
+/** Node's own timers; none holds the process open. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout(run, ms) {
+    const timer = setTimeout(run, ms);
+    timer.unref();
+    return timer;
+  },
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
 
 export type MemoryConsumer = {
   /**
@@ -47,6 +73,8 @@ export type MemoryFeed = {
   fence(): void;
   /** Milliseconds since the newest heard heartbeat was sent (Infinity before the first). */
   age(): number;
+  /** Heartbeats sent and not heard yet, kept to recognise their echo (at most MAX_UNHEARD). */
+  unheard(): number;
   stop(): Promise<void>;
 };
 
@@ -58,6 +86,7 @@ export type FeedOptions = {
    * breaks, so memory is current whenever nothing holds it; no heartbeat is sent.
    */
   inProcess?: boolean;
+  clock?: Clock;
   onError(err: unknown): void;
 };
 
@@ -73,12 +102,16 @@ export async function startMemoryFeed(
 ): Promise<MemoryFeed> {
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const boundMs = options.boundMs ?? STALENESS_BOUND_MS;
+  const clock = options.clock ?? systemClock;
   const instance = randomUUID();
-  /** Send times of heartbeats not yet heard, by sequence number. */
+  /** Send times of heartbeats not yet heard, by sequence number, oldest first. */
   const sent = new Map<number, number>();
   let seq = 0;
   let heardSentAt = Number.NEGATIVE_INFINITY;
-  let fencedAt = Number.NEGATIVE_INFINITY;
+  // The fence compares sequence numbers, not send times: a heartbeat sent in the same millisecond as a
+  // write, but before its commit, must not vouch for it.
+  let heardSeq = 0;
+  let fencedSeq = 0;
   let holds = 0;
   let running = true;
 
@@ -103,7 +136,9 @@ export async function startMemoryFeed(
       do {
         sendAgain = false;
         const n = ++seq;
-        sent.set(n, Date.now());
+        const now = clock.now();
+        sent.set(n, now);
+        forgetUnheard(now);
         // A heartbeat lost in a crash costs nothing: its commit need not wait for the disk.
         await db
           .execute(
@@ -118,6 +153,14 @@ export async function startMemoryFeed(
     })();
   }
 
+  // An echo of a forgotten heartbeat is ignored, which only delays serving: safe.
+  function forgetUnheard(now: number) {
+    for (const [n, at] of sent) {
+      if (sent.size <= MAX_UNHEARD && now - at <= boundMs) break;
+      sent.delete(n);
+    }
+  }
+
   function heard(item: string) {
     const colon = item.lastIndexOf(":");
     if (item.slice(0, colon) !== instance) return;
@@ -125,6 +168,7 @@ export async function startMemoryFeed(
     const at = sent.get(n);
     if (at === undefined) return;
     heardSentAt = Math.max(heardSentAt, at);
+    heardSeq = Math.max(heardSeq, n);
     for (const k of sent.keys()) if (k <= n) sent.delete(k);
   }
 
@@ -135,13 +179,28 @@ export async function startMemoryFeed(
   // postgres.js listens again channel by channel, in the order they were first listened, on one connection:
   // the heartbeat's channel is the last, so no heartbeat can vouch for memory before every channel listens.
   const channels = [...new Set(consumers.flatMap((consumer) => Object.keys(consumer.channels))), HEARTBEAT_CHANNEL];
-  let gap: { release: () => void; timer?: NodeJS.Timeout; reloading: boolean; again: boolean } | undefined;
+  // A failed catch-up keeps the hold and is tried again, pausing longer each time: the copy from before the
+  // gap may miss any change made in it, so it is never served again.
+  let gap: { release: () => void; timer?: unknown; reloading: boolean; again: boolean } | undefined;
+  const pause = (open: NonNullable<typeof gap>, ms: number) =>
+    new Promise<void>((resolve) => {
+      open.timer = clock.setTimeout(resolve, ms);
+    });
   async function catchUp(open: NonNullable<typeof gap>) {
     open.reloading = true;
-    do {
+    let retryMs = RELOAD_RETRY_MS;
+    while (running) {
       open.again = false;
-      await reloadAll().catch(options.onError);
-    } while (open.again && running);
+      try {
+        await reloadAll();
+        if (!open.again) break;
+      } catch (err) {
+        if (running) options.onError(err);
+        await pause(open, retryMs);
+        retryMs = Math.min(retryMs * 2, RELOAD_RETRY_MAX_MS);
+      }
+    }
+    if (!running) return;
     gap = undefined;
     open.release();
   }
@@ -156,8 +215,8 @@ export async function startMemoryFeed(
       open.again = true;
       return;
     }
-    clearTimeout(open.timer);
-    open.timer = setTimeout(() => void catchUp(open), RELISTEN_BURST_MS);
+    clock.clearTimeout(open.timer);
+    open.timer = clock.setTimeout(() => void catchUp(open), RELISTEN_BURST_MS);
   }
 
   const handlers = new Map<string, (item: string) => void>();
@@ -195,6 +254,7 @@ export async function startMemoryFeed(
       hold,
       fence() {},
       age: () => 0,
+      unheard: () => 0,
       async stop() {
         running = false;
         await Promise.allSettled(stops.map((stop) => stop()));
@@ -202,22 +262,28 @@ export async function startMemoryFeed(
     };
   }
 
-  const timer = setInterval(send, heartbeatMs);
-  timer.unref();
-  send();
+  let timer: unknown;
+  const beat = () => {
+    if (!running) return;
+    timer = clock.setTimeout(beat, heartbeatMs);
+    send();
+  };
+  beat();
 
   return {
-    current: () => holds === 0 && heardSentAt >= fencedAt && Date.now() - heardSentAt <= boundMs,
+    current: () => holds === 0 && heardSeq > fencedSeq && clock.now() - heardSentAt <= boundMs,
     hold,
     fence() {
-      fencedAt = Date.now();
+      // Only a heartbeat sent from now on can prove the write, which has committed, was heard.
+      fencedSeq = seq;
       send();
     },
-    age: () => Date.now() - heardSentAt,
+    age: () => clock.now() - heardSentAt,
+    unheard: () => sent.size,
     async stop() {
       running = false;
-      clearInterval(timer);
-      clearTimeout(gap?.timer);
+      clock.clearTimeout(timer);
+      clock.clearTimeout(gap?.timer);
       await sending;
       await Promise.allSettled(stops.map((stop) => stop()));
     },

@@ -8,7 +8,7 @@ import { textArray } from "../../db/arrays.js";
 import type { Db } from "../../db/client.js";
 import { proRestrictionStatus } from "../../db/schema/index.js";
 import type { ProStatus } from "../routers/restriction/pros.js";
-import { MEMORY_STATEMENT, type MemoryConsumer, type MemoryFeed } from "./feed.js";
+import { type Clock, MEMORY_STATEMENT, type MemoryConsumer, type MemoryFeed, systemClock } from "./feed.js";
 
 /** Announced with the ids of pros whose stored status was written (migration 0020). */
 export const PRO_STATUS_CHANNEL = "pro_status";
@@ -30,7 +30,7 @@ export type FlagMemory = MemoryConsumer & {
 /** A stored status as memory keeps it: ~150 bytes a pro with its id, against ~250 for the row as read. */
 type Kept = { restrictionActive: boolean; cohortId: string | null; updatedAtMs: number };
 
-export function createFlagMemory(db: Db, onError: (err: unknown) => void): FlagMemory {
+export function createFlagMemory(db: Db, onError: (err: unknown) => void, clock: Clock = systemClock): FlagMemory {
   let statuses = new Map<string, Kept>();
   /** One copy of each cohort id, shared by its pros. */
   const cohortIds = new Map<string, string>();
@@ -47,8 +47,14 @@ export function createFlagMemory(db: Db, onError: (err: unknown) => void): FlagM
     updatedAtMs: row.updatedAt.getTime(),
   });
   let feed: MemoryFeed | undefined;
-  /** What refreshes read while a reload runs: applied over the reload's rows, which may be older. */
-  let readDuringReload: Map<string, ProStatus | null> | undefined;
+  // Every SELECT takes a generation when it is sent. A re-read answered during or after a reload is applied
+  // over the reload's rows only if it was sent after the reload's SELECT: one sent before may hold an older
+  // snapshot, and the reload's rows already hold every change announced before it was sent.
+  let generation = 0;
+  /** The reloads running, each with what later re-reads found meanwhile. */
+  const reloads = new Set<{ generation: number; read: Map<string, ProStatus | null> }>();
+  /** The generation of the reload whose rows memory holds: an older reload finishing later is dropped. */
+  let loadedGeneration = 0;
 
   let pending = new Set<string>();
   let releasePending: (() => void) | undefined;
@@ -60,10 +66,11 @@ export function createFlagMemory(db: Db, onError: (err: unknown) => void): FlagM
       .from(proRestrictionStatus)
       .where(sql`${proRestrictionStatus.proId} = any(${textArray(proIds)}) ${MEMORY_STATEMENT}`);
 
-  function apply(proId: string, status: ProStatus | null) {
+  function apply(proId: string, status: ProStatus | null, readAt: number) {
+    if (readAt < loadedGeneration) return; // the reload memory holds was sent later
     if (status) statuses.set(proId, keep(status));
     else statuses.delete(proId);
-    readDuringReload?.set(proId, status);
+    for (const reload of reloads) if (readAt > reload.generation) reload.read.set(proId, status);
   }
 
   // One read at a time, for every pro announced meanwhile; memory is held from an announcement until the
@@ -76,9 +83,10 @@ export function createFlagMemory(db: Db, onError: (err: unknown) => void): FlagM
       pending = new Set();
       releasePending = undefined;
       try {
+        const readAt = ++generation;
         const rows = await readStatuses(proIds);
         const found = new Map(rows.map((row) => [row.proId, row]));
-        for (const proId of proIds) apply(proId, found.get(proId) ?? null);
+        for (const proId of proIds) apply(proId, found.get(proId) ?? null, readAt);
         release();
       } catch (err) {
         onError(err);
@@ -89,7 +97,7 @@ export function createFlagMemory(db: Db, onError: (err: unknown) => void): FlagM
           previous?.();
           release();
         };
-        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+        await new Promise((resolve) => clock.setTimeout(() => resolve(undefined), RETRY_MS));
       }
     }
     draining = false;
@@ -104,17 +112,22 @@ export function createFlagMemory(db: Db, onError: (err: unknown) => void): FlagM
       },
     },
     async reload() {
-      readDuringReload = new Map();
+      const reload = { generation: ++generation, read: new Map<string, ProStatus | null>() };
+      reloads.add(reload);
       try {
         const rows = await db.select().from(proRestrictionStatus).where(sql`true ${MEMORY_STATEMENT}`);
         const loaded = new Map(rows.map((row) => [row.proId, keep(row)]));
-        for (const [proId, status] of readDuringReload) {
+        for (const [proId, status] of reload.read) {
           if (status) loaded.set(proId, keep(status));
           else loaded.delete(proId);
         }
-        statuses = loaded;
+        // Two reloads overlap when listening breaks during the load at start.
+        if (reload.generation > loadedGeneration) {
+          statuses = loaded;
+          loadedGeneration = reload.generation;
+        }
       } finally {
-        readDuringReload = undefined;
+        reloads.delete(reload);
       }
     },
     status(proId) {

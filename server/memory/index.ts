@@ -15,7 +15,7 @@ export type Memory = { feed: MemoryFeed; flags: FlagMemory; identity: IdentityMe
 
 /** Loads the memory and starts following the database; resolves once loaded. */
 export async function startMemory(db: Db, listen: DbHandle["listen"], options: FeedOptions): Promise<Memory> {
-  const flags = createFlagMemory(db, options.onError);
+  const flags = createFlagMemory(db, options.onError, options.clock);
   const identity = createIdentityMemory((resolved, now) => answerableSession(resolved.session, now));
   const unreadCounts = createUnreadCountMemory();
   const feed = await startMemoryFeed(db, listen, [flags, identity, unreadCounts], options);

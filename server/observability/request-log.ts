@@ -1,16 +1,22 @@
 // What a request's log lines say about it (Fastify's `serializers.req`): Fastify's own fields, with the
 // values of credential parameters in the query string replaced. An OFREP event stream's URL carries its
-// credential as `token` (server/ofrep/stream-token.ts), and the "incoming request" line held the whole URL.
+// credential as `token` (server/ofrep/stream-token.ts), and the "incoming request" line held the whole URL;
+// a client that put its API key in `?api_key=` had it logged in full (issue X), so any credential-looking
+// name is redacted, not only the service's own. Metric labels hold route templates only, never a query.
 import type { FastifyRequest } from "fastify";
 
-/** Query parameters whose value is a credential, compared lower-cased. */
-const CREDENTIAL_PARAMETERS = new Set(["token"]);
+/**
+ * Credential-looking parameter names, matched on the name lower-cased without `-`, `_` and `.`
+ * (`API-Key`, `access_token`, `x.auth`). A harmless name caught too (`author`) only loses its value in logs;
+ * none of the service's own query parameters matches (test/unit/request-log.test.ts).
+ */
+const CREDENTIAL_NAME = /token|secret|passw|pwd|pass$|credential|session|auth|apikey|key$|^sig$|signature|jwt|bearer|cookie/;
 export const REDACTED = "[redacted]";
 
 /** A parameter name as the query parser reads it (`%74oken` is `token`); one that does not decode counts as a credential. */
-function isCredentialName(raw: string): boolean {
+export function isCredentialName(raw: string): boolean {
   try {
-    return CREDENTIAL_PARAMETERS.has(decodeURIComponent(raw.replace(/\+/g, " ")).trim().toLowerCase());
+    return CREDENTIAL_NAME.test(decodeURIComponent(raw.replace(/\+/g, " ")).trim().toLowerCase().replace(/[-_.]/g, ""));
   } catch {
     return true;
   }

@@ -6,6 +6,7 @@ import { Agent, fetch } from "undici";
 import webpush from "web-push";
 import { pushSubscriptions } from "../../db/schema/index.js";
 import type { Vapid } from "../config.js";
+import { refuseInKeyedTransaction } from "../http/keyed-scope.js";
 import { countPushDelivery } from "../observability/metrics.js";
 import { judgePushAnswer, type PushAnswer, pushDeliveryResult } from "./answer.js";
 import { mapWithConcurrency } from "./concurrency.js";
@@ -132,11 +133,13 @@ export function createPushService(options: PushServiceOptions): PushService {
     vapid: options.vapid,
     ttlSeconds: ttl,
     async endpointProblem(endpoint) {
+      refuseInKeyedTransaction("A push endpoint's DNS look-up");
       const problem = endpointProblem(endpoint, policy);
       if (problem || policy.allowPrivate) return problem;
       return (await resolvesInsideNetwork(endpoint, lookup)) ? "must not resolve to a loopback, private or reserved address" : null;
     },
     async send(targets, payload) {
+      refuseInKeyedTransaction("Sending pushes");
       const vapid = options.vapid;
       if (!vapid) throw new Error("VAPID not configured");
       const body = JSON.stringify(payload);

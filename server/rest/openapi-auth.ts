@@ -109,7 +109,9 @@ const refusal = (description: string) => ({
 
 /** What may refuse any of these: better-auth (`{message, code}`), or the service in front of it (the envelope). */
 const refusals = {
-  "400": refusal("A field missing or malformed (better-auth), or a path under /api/auth/ not in normal form (envelope)"),
+  "400": refusal(
+    "A field missing or malformed (better-auth); a path under /api/auth/ not in normal form, or a NUL or lone surrogate anywhere in the body (envelope)",
+  ),
   "401": refusal("No session, or a wrong e-mail or password"),
   "403": refusal("A cookie write from an untrusted origin; a browser's call from an origin not in TRUSTED_ORIGINS; closed sign-up"),
   "413": { $ref: "#/components/responses/E413" },
@@ -158,7 +160,11 @@ export function authOpenApi() {
           callbackURL: "Where a verification link would lead (unused: this service sends no mail)",
           rememberMe: "false: the session ends with the browser session (cookie without Max-Age)",
         }),
-        answers: ok("The account and its first session", byName.signUp),
+        answers: {
+          ...ok("The account and its first session", byName.signUp),
+          // better-auth's status, documented rather than remapped: its clients key on its code.
+          "422": refusal("An account with this e-mail address exists (USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL)"),
+        },
       }),
     },
     "/api/auth/sign-in/email": {

@@ -6,6 +6,7 @@
 // Map, undefined, NaN, a class instance, an object met twice, a key superjson refuses) goes to superjson.
 import type { CombinedDataTransformer } from "@trpc/server";
 import superjson from "superjson";
+import { deserializeInput } from "./superjson-meta.js";
 
 type Answer = { json: unknown; meta?: { values: Record<string, ["Date"]>; v: 1 } };
 
@@ -69,6 +70,7 @@ export function serializeAnswer(value: unknown): Answer {
 }
 
 export const transformer: CombinedDataTransformer = {
-  input: superjson,
+  // Inputs come from anyone signed in: their meta is checked before superjson walks it (superjson-meta.ts).
+  input: { serialize: (value) => superjson.serialize(value), deserialize: deserializeInput },
   output: { serialize: serializeAnswer, deserialize: (answer) => superjson.deserialize(answer) },
 };

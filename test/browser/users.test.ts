@@ -1,4 +1,4 @@
-// The Users view in a real Chromium, approvals off (docs/api.md#making-another-admin): an admin finds users
+// The Users view in a real Chromium, approvals off (docs/api.md#accounts): an admin finds users
 // by email and by name, makes one (and is told in words when the address is taken), makes another an admin
 // at once, bans one (their session ends, sign-in is refused) and unbans them, and ends a user's sessions
 // with the keyboard alone. After each act focus is on its result; each act is in the audit trail and the

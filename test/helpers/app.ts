@@ -68,6 +68,8 @@ export type TestAppOptions = {
   publicBaseUrl?: string;
   /** TRUST_PROXY (docs/scaling.md, "Behind a proxy"); off by default. */
   trustProxy?: Config["trustProxy"];
+  /** Node's bounds on receiving a request (server/app.ts defaultTimeouts otherwise). */
+  timeouts?: AppDeps["timeouts"];
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -105,6 +107,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     rateLimitStore: rateLimitStoreFor(db),
     deliveries: options.deliveries,
     retention: options.retention,
+    timeouts: options.timeouts,
   });
   const answers = checkAnswers(app, () => buildOpenApiDocument() as unknown as OpenApiDocument);
   app.addHook("onClose", async () => {

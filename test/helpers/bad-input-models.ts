@@ -1,5 +1,6 @@
 // The bad-input models: one row per REST route, saying which path parameters, body fields and query keys it
 // takes, and for each the values it must accept and the values it must refuse naming the field.
+
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { apiKeyScopes, auditActions, auditTargetTypes } from "../../db/schema/index.js";
@@ -23,6 +24,7 @@ import {
   times,
   validOf,
 } from "./bad-input-arbitraries.js";
+import { accountModels } from "./bad-input-models-accounts.js";
 import { keyOfLength } from "./fixtures.js";
 
 export const R = "/api/admin/restriction";
@@ -37,9 +39,13 @@ export type Pools = {
   ownNotificationIds: string[];
   /** The user's: the admin may not touch them through the inbox. */
   othersNotificationIds: string[];
+  /** Disposable users the account routes act on (never the calling admin). */
+  userIds: string[];
 };
 
 export type RouteModel = {
+  /** A body of a strict object: a key the model does not name is refused (400, field `(body)`). */
+  strict?: true;
   params?: Record<string, () => fc.Arbitrary<Segment>>;
   body?: () => BodyModel;
   query?: () => QueryModel;
@@ -433,5 +439,6 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       }),
     },
     [`DELETE ${K}/:id`]: { params: { id: () => segments([], true) } },
+    ...accountModels(() => pools.userIds),
   };
 }

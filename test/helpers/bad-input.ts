@@ -24,6 +24,7 @@ import {
   text,
 } from "./bad-input-arbitraries.js";
 import { N, type Pools, R, type RouteModel, routeModels } from "./bad-input-models.js";
+import { U, validUserId } from "./bad-input-models-accounts.js";
 import { insertCohort, PUSH_KEYS, registerPros, signUpPersonas } from "./fixtures.js";
 import type { ApiError, WireOutput } from "./rest.js";
 import { snapshotTables } from "./snapshot.js";
@@ -54,7 +55,7 @@ export function useBadInput() {
   const t = useTestApp({ push: { vapid }, limits: { testPush: { max: 1_000_000, timeWindowMs: 60_000 } } });
   let admin: TestUser;
   let user: TestUser;
-  const pools: Pools = { cohortIds: [], proIds: [], ownNotificationIds: [], othersNotificationIds: [] };
+  const pools: Pools = { cohortIds: [], proIds: [], ownNotificationIds: [], othersNotificationIds: [], userIds: [] };
 
   beforeAll(async () => {
     ({ admin, user } = await signUpPersonas(t()));
@@ -75,6 +76,7 @@ export function useBadInput() {
     }
     await caller.notifications.subscribe({ endpoint: "https://push.invalid/admin-1", ...PUSH_KEYS });
     await caller.restriction.activatePro({ proId: "pool-pro-1" });
+    for (let i = 0; i < 4; i++) pools.userIds.push((await t().signUp()).id);
   });
 
   const models = routeModels(pools, () => ({ admin, user }));
@@ -83,13 +85,13 @@ export function useBadInput() {
 
   type Generated = { params: Record<string, Segment>; body: BodyCase | undefined; query: QueryCase };
   /** A route's models, built once the pools exist. */
-  type Built = { route: RestRoute; body?: BodyModel; query?: QueryModel; known: Set<string> };
+  type Built = { route: RestRoute; body?: BodyModel; query?: QueryModel; known: Set<string>; strict: boolean };
 
   function build(route: RestRoute, model: RouteModel): Built {
     const body = model.body?.();
     const query = model.query?.();
     const known = new Set(["(body)", ...Object.keys(model.params ?? {}), ...Object.keys(body ?? {}), ...Object.keys(query ?? {})]);
-    return { route, body, query, known };
+    return { route, body, query, known, strict: model.strict === true };
   }
 
   function requestArbitrary(built: Built, model: RouteModel): fc.Arbitrary<Generated> {
@@ -111,7 +113,13 @@ export function useBadInput() {
 
   /** The kind of record a route's `:id` names, for the contract's `<Kind> <id> not found`. */
   const idKind = (route: RestRoute) =>
-    route.path.startsWith(`${R}/cohorts/`) ? "Cohort" : route.path.startsWith(`${N}/:id`) ? "Notification" : null;
+    route.path.startsWith(`${R}/cohorts/`)
+      ? "Cohort"
+      : route.path.startsWith(`${N}/:id`)
+        ? "Notification"
+        : route.path.startsWith(`${U}/:id`)
+          ? "User"
+          : null;
 
   function parseBody(
     payload: BodyCase | undefined,
@@ -160,12 +168,14 @@ export function useBadInput() {
 
     const early: string[] = [];
     if (route.path.includes(":proId") && !validProIdValue(gen.params.proId!.decoded!)) early.push("proId");
+    if (route.path.startsWith(`${U}/:id`) && !validUserId(gen.params.id!.decoded!)) early.push("id");
     if (isBodyRoute && built.body) {
       const fields = parsed.kind === "value" ? (parsed.value as Record<string, unknown>) : {};
       const required = Object.entries(built.body)
         .filter(([name, f]) => f.required && !(name in fields))
         .map(([name]) => name);
       early.push(...new Set([...(parsed.kind === "value" ? payload!.bad : []), ...required]));
+      if (built.strict && Object.keys(fields).some((key) => !(key in built.body!))) early.push("(body)");
     }
     if (route.input === "query") early.push(...gen.query.bad);
     if (early.length) return { kind: "fields", names: early };

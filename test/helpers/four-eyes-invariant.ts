@@ -50,7 +50,10 @@ export async function judgeAct(
   // caller who may not act at all, by that (401, 403).
   if (shape !== null && (shape === 404 ? answer.status !== 404 : answer.status < 400 || answer.status >= 500))
     fail(world, `an attacker's body (${act.shape}) was not refused: ${answer.status}`);
-  if (answer.status >= 400 && before !== after) fail(world, `a refused act (${answer.status}) changed the tables`);
+  // The one refusal that writes: an approval whose impact changed marks the request stale (409), audited.
+  const staleDecision = act.kind === "approve" && answer.status === 409 && (await eventsOf(world.app, answer.requestId)) > 0;
+  if (answer.status >= 400 && before !== after && !staleDecision) fail(world, `a refused act (${answer.status}) changed the tables`);
+  if (staleDecision) world.filed.delete(done.request!);
   if (answer.status < 400 && !answer.changesNothing && before !== after && (await eventsOf(world.app, answer.requestId)) === 0)
     fail(world, `${act.kind} changed the tables and wrote no audit event`);
   if (answer.status >= 300) return;

@@ -85,4 +85,27 @@ describe("GET /api/admin/audit?actorEmail= and actorId=", () => {
       expect(error?.details?.map((d) => d.field)).toEqual(["actorEmail"]);
     }
   });
+  // issue X: year 0000 passed the ISO check, and PostgreSQL (which has no year 0) answered 500.
+  it("refuses an instant outside the years 0001 to 9999 with a 400 naming the field, on both doors", async () => {
+    const admin = await t().signUp({ admin: true });
+    for (const [field, value] of [
+      ["until", "0000-01-01T00:00:00Z"],
+      ["since", "0000-12-31T23:59:59.999Z"],
+      ["since", "0001-01-01T00:30:00+01:00"],
+      ["until", "9999-12-31T23:59:59-01:00"],
+    ] as const) {
+      const { status, error } = await get(admin, { [field]: value });
+      expect({ value, status }).toEqual({ value, status: 400 });
+      expect(error?.details).toEqual([{ field, message: "must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z" }]);
+      await expect(
+        createCaller(createContextInner({ db: t().db.db, push: t().push }, { user: admin })).audit.list({ [field]: value }),
+      ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    }
+    for (const [field, value] of [
+      ["since", "0001-01-01T00:00:00Z"],
+      ["until", "9999-12-31T23:59:59.999Z"],
+    ] as const) {
+      expect((await get(admin, { [field]: value })).status).toBe(200);
+    }
+  });
 });

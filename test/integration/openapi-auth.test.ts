@@ -78,4 +78,16 @@ describe("real answers validate against it", () => {
     expect({ status: closed.statusCode, code: closed.json().error.code }).toEqual({ status: 404, code: "NOT_FOUND" });
     expect((await call(t(), "POST", "/api/auth/sign-out", { token })).body).toEqual({ success: true });
   });
+
+  it("a duplicate sign-up's 422 and a NUL in a sign-up body's 400", async () => {
+    const taken = await t().signUp();
+    const again = await call(t(), "POST", "/api/auth/sign-up/email", {
+      body: { name: "Again", email: taken.email, password: TEST_PASSWORD },
+    });
+    expect([again.status, again.body.code]).toEqual([422, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL"]);
+    const nul = await call(t(), "POST", "/api/auth/sign-up/email", {
+      body: { name: "N\u0000", email: email("nul"), password: TEST_PASSWORD },
+    });
+    expect([nul.status, nul.body.error.code]).toEqual([400, "VALIDATION_ERROR"]);
+  });
 });

@@ -59,4 +59,16 @@ describe("an OFREP stream's credential", () => {
     expect(logged).not.toContain(encodeURIComponent(signature));
     expect(await registry.metrics()).not.toContain(signature);
   });
+  it("nor does an API key or other credential a client puts in the query string (issue X)", async () => {
+    const secret = "rn_sk_query_string_secret_0123456789";
+    for (const name of ["api_key", "apiKey", "access_token", "password", "session"]) {
+      const res = await fetch(`${baseUrl}/api/notifications?page=1&${name}=${secret}`, { signal: AbortSignal.timeout(2000) });
+      expect(res.status).toBe(401);
+      await res.body?.cancel();
+    }
+    const logged = logLines.join("");
+    expect(logged).toContain("/api/notifications?page=1&api_key=[redacted]");
+    expect(logged).not.toContain(secret);
+    expect(await registry.metrics()).not.toContain(secret);
+  });
 });

@@ -76,6 +76,29 @@ describe("a malformed superjson input", () => {
     }
   });
 
+  // issue X: superjson walked a 1 MB string in meta.values into itself, ~2 s of blocked event loop for
+  // "Maximum call stack size exceeded". The meta is now checked before superjson reads it.
+  it("a 1 MB string as meta.values answers 400 BAD_REQUEST saying the meta is malformed, single call or batch", async () => {
+    const user = await t().signUp();
+    const input = { json: {}, meta: { values: "x".repeat(1024 * 1024 - 100), v: 1 } };
+    const post = (url: string, payload: unknown) =>
+      t().app.inject({
+        method: "POST",
+        url,
+        headers: { ...user.headers, "content-type": "application/json" },
+        payload: JSON.stringify(payload),
+      });
+    type Failure = { error: { json: { message: string; data: { code: string } } } };
+    const single = await post("/trpc/notifications.markAllRead", input);
+    const batch = await post("/trpc/notifications.markAllRead?batch=1", { 0: input });
+    expect(single.statusCode, single.body.slice(0, 200)).toBe(400);
+    expect(batch.statusCode, batch.body.slice(0, 200)).toBe(400);
+    for (const failure of [single.json() as Failure, (batch.json() as Failure[])[0]!]) {
+      expect(failure.error.json.data.code).toBe("BAD_REQUEST");
+      expect(failure.error.json.message).toBe("Malformed superjson meta: values must be an object of paths or [type]");
+    }
+  });
+
   it("leaves no error-level log line and pollutes no prototype", async () => {
     expect(lines.length).toBeGreaterThan(0);
     expect(lines.filter((l) => l.level >= ERROR).map((l) => l.msg)).toEqual([]);

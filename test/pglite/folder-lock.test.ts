@@ -129,6 +129,22 @@ describe("one process per embedded database folder", () => {
     expect(() => lockPgliteFolder(folder)).toThrow(refusal(folder, process.ppid).trim());
   });
 
+  // Issue Y, finding 7: another host's PID cannot be checked from here, so the lock is never taken over;
+  // the one line says which file to delete, and when.
+  it("refuses a lock written on another host (a container recreated under a new hostname) with one line saying what to do", async () => {
+    const folder = newFolder();
+    const lock = join(folder, LOCK_FILE);
+    writeFileSync(lock, "1 old-container-4f2a c0ffee00 12345\n");
+    const seed = await runToExit(SEED, { PGLITE_DIR: folder });
+    expect({ code: seed.code, stderr: seed.stderr }).toEqual({
+      code: 1,
+      stderr:
+        `PGLITE_DIR ${folder} was locked by process 1 on host old-container-4f2a, which cannot be checked from this host: ` +
+        `if no process there still uses the folder (a container recreated under a new hostname), delete ${lock} and start again\n`,
+    });
+    expect(readFileSync(lock, "utf8")).toBe("1 old-container-4f2a c0ffee00 12345\n");
+  });
+
   it("needs no lock for memory://: two in-memory databases open side by side, and no folder is made", async () => {
     const [a, b] = await Promise.all([createDb({ pgliteDir: "memory://" }), createDb({ pgliteDir: "memory://" })]);
     await Promise.all([a.close(), b.close()]);

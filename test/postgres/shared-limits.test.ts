@@ -17,7 +17,11 @@ if (testDbKind() !== "postgres" || !process.env.TEST_DATABASE_URL) {
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:ops@example.com" };
 const json = { "content-type": "application/json", origin: TEST_ORIGIN };
 // Sign-in keeps its default budget (10 a minute); the others are lowered to keep the test short.
-const limits = { signUp: { max: 4, timeWindowMs: 60_000 }, testPush: { max: 4, timeWindowMs: 60_000 } };
+const limits = {
+  signUp: { max: 4, timeWindowMs: 60_000 },
+  testPush: { max: 4, timeWindowMs: 60_000 },
+  signInFailuresPerAddress: { max: 12, timeWindowMs: 60_000 },
+};
 
 describe("limits shared by two instances on one database (PostgreSQL)", () => {
   let db: TestDb;
@@ -99,7 +103,28 @@ describe("limits shared by two instances on one database (PostgreSQL)", () => {
 
   it("keeps the counts in this database, by digest: no e-mail or client address in the table", async () => {
     const rows = (await db.db.execute<{ key: string }>(sql`select key from rate_limits`)) as unknown as { key: string }[];
-    expect(rows.map((r) => r.key.split(":")[0]).sort()).toEqual(["sign-in", "sign-up", "sign-up", "sign-up", "test-push"]);
+    expect(rows.map((r) => r.key.split(":")[0]).sort()).toEqual([
+      "sign-in",
+      "sign-in-failures",
+      "sign-up",
+      "sign-up",
+      "sign-up",
+      "test-push",
+    ]);
     for (const { key } of rows) expect(key).toMatch(/^[a-z-]+:[\w-]{43}$/);
+  });
+
+  it("refuses one address's failed sign-ins past its budget, whatever the accounts, on either instance", async () => {
+    const signIn = (n: number) =>
+      instance(n).app.inject({
+        method: "POST",
+        url: "/api/auth/sign-in/email",
+        headers: json,
+        payload: { email: `spray-${n}-${randomBytes(5).toString("hex")}@test.local`, password: "wrong-password" },
+        remoteAddress: "198.51.100.14",
+      });
+    for (let n = 0; n < 12; n++) expect((await signIn(n)).statusCode).toBe(401);
+    expectRefused(await signIn(12));
+    expectRefused(await signIn(13));
   });
 });

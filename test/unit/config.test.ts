@@ -171,4 +171,18 @@ describe("loadConfig", () => {
       }
     });
   });
+  describe("SIGN_IN_PER_ADDRESS_PER_MINUTE", () => {
+    it("allows 60 failed sign-ins a minute per address by default, and takes another positive whole number", () => {
+      expect(loadConfig({}).signInPerAddressPerMinute).toBe(60);
+      expect(loadConfig({ SIGN_IN_PER_ADDRESS_PER_MINUTE: "5" }).signInPerAddressPerMinute).toBe(5);
+    });
+
+    it("refuses zero, a fraction, a negative number or a word, on one line naming it", () => {
+      for (const value of ["0", "1.5", "-3", "many"]) {
+        const error = errorOf({ SIGN_IN_PER_ADDRESS_PER_MINUTE: value });
+        expect({ value, lines: error.split("\n").length }).toEqual({ value, lines: 1 });
+        expect(error).toMatch(/^SIGN_IN_PER_ADDRESS_PER_MINUTE: /);
+      }
+    });
+  });
 });

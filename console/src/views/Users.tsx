@@ -1,6 +1,6 @@
-// Users (docs/api.md#making-another-admin): the accounts, found by email or name, page by page; make one;
+// Users (docs/api.md#accounts): the accounts, found by email or name, page by page; make one;
 // grant or revoke the admin role (through a second admin's approval while approvals are required), ban or
-// unban, end every session. better-auth's admin plugin does each act and the service audits it; each
+// unban, end every session. The service does each act in one transaction with its audit event (server/accounts/); each
 // confirmation leads with what will really happen (userRules.ts), and the result takes the focus.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useState } from "react";

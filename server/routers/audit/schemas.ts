@@ -10,9 +10,20 @@ const id = (what: string, example: string) =>
     .max(200, "must be at most 200 characters")
     .optional()
     .meta({ description: what, examples: [example] });
+/**
+ * The instants a filter may name, in UTC. The ISO check lets year 0000 through, which PostgreSQL (no year 0)
+ * refused with a 500 (issue X); past 9999 a Date no longer prints as the four-digit year it stores.
+ */
+const EARLIEST = Date.parse("0001-01-01T00:00:00Z");
+const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
 const instant = (what: string) =>
   z.iso
     .datetime({ offset: true, error: "must be an ISO 8601 date-time, e.g. 2026-11-21T10:00:00Z" })
+    .refine((s) => {
+      const at = Date.parse(s);
+      // Not a date-time at all: the check above says so, once.
+      return Number.isNaN(at) || (at >= EARLIEST && at <= LATEST);
+    }, "must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z")
     .optional()
     .meta({ description: what, examples: ["2026-11-21T10:00:00.000Z"] });
 

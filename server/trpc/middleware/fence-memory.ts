@@ -5,7 +5,8 @@ import { t } from "../init.js";
  * After a mutation that may change what memory holds (a flag, a user, a key), memory waits for proof it has
  * heard the change before it serves again (server/memory/fence.ts): callers read their own writes; after a
  * notification procedure, only the caller's unread count is read afresh (server/memory/counts.ts). Also
- * after a failure, which may come after the commit (a lost COMMIT answer).
+ * after a failure, which may come after the commit (a lost COMMIT answer). Inside a keyed request's
+ * transaction both wait for it to settle (fence.ts, afterSettling).
  */
 export const fenceMemory = t.middleware(async ({ ctx, type, path, next }) => {
   try {

@@ -1,4 +1,5 @@
 import { TooManyRequestsError } from "../../errors/errors.js";
+import { refuseInKeyedTransaction } from "../../http/keyed-scope.js";
 import type { ProcedureRateLimits } from "../../http/rate-limit.js";
 import { t } from "../init.js";
 
@@ -8,6 +9,8 @@ import { t } from "../init.js";
  */
 export const rateLimited = (operation: keyof ProcedureRateLimits) =>
   t.middleware(async ({ ctx, next }) => {
+    // On PostgreSQL the count takes a pool connection of its own (server/http/keyed-scope.ts).
+    if (ctx.rateLimits?.[operation]) refuseInKeyedTransaction(`The ${operation} rate limit`);
     const verdict = await ctx.rateLimits?.[operation]?.(ctx.user?.id ?? "anonymous");
     if (verdict?.limited) throw new TooManyRequestsError(verdict.retryAfterSeconds);
     return next();
