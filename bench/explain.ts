@@ -5,6 +5,7 @@ import type { FastifyRequest } from "fastify";
 import postgres from "postgres";
 import { createDb } from "../db/client.js";
 import { createAuth } from "../server/auth/better-auth.js";
+import { sessionTokenHash } from "../server/auth/hashed-session-tokens.js";
 import { sessionResolver } from "../server/auth/session.js";
 import { createContextInner } from "../server/context.js";
 import { createPushService } from "../server/push/sender.js";
@@ -103,7 +104,7 @@ export async function explainHotQueries(databaseUrl: string, seeded: Seeded, sam
     await capture("product: restriction.getPro", () => admin.restriction.getPro({ proId: seeded.proIds[1]! }));
 
     const floor: Captured[] = [
-      { query: FLOOR_SQL.session, params: [seeded.hot.token] },
+      { query: FLOOR_SQL.session, params: [sessionTokenHash(seeded.hot.token)] },
       { query: floorListQuery({ category: false, search: false }), params: [seeded.hot.id, 30, 0] },
       { query: floorListQuery({ category: true, search: false }), params: [seeded.hot.id, "billing", 30, 0] },
       { query: floorListQuery({ category: false, search: true }), params: [seeded.hot.id, "%refund%", 30, 0] },

@@ -11,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import postgres from "postgres";
 import { categoryOf } from "../db/categories.js";
+import { sessionTokenHash } from "../server/auth/hashed-session-tokens.js";
 import { bearerSessionToken } from "../server/auth/session.js";
 import { evaluate, FLAG_KEY, flagsEtag, matchesEtag, targetingKeyOf } from "../server/ofrep/evaluation.js";
 import { STREAM_TOKEN_TTL_MS, streamToken } from "../server/ofrep/stream-token.js";
@@ -221,7 +222,8 @@ export function buildFloor(options: { databaseUrl: string; poolSize: number; aut
   async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> {
     // The header parsing is the product's own pure function: the same rules, no I/O.
     const token = bearerSessionToken(request.headers.authorization, options.authSecret);
-    const [user] = token ? await run<Caller>(FLOOR_SQL.session, [token]) : [];
+    // The table holds each token's SHA-256 (server/auth/hashed-session-tokens.ts), so the floor hashes too.
+    const [user] = token ? await run<Caller>(FLOOR_SQL.session, [sessionTokenHash(token)]) : [];
     if (!user) {
       reply.status(401).send({ error: "unauthorized" });
       return null;

@@ -63,12 +63,12 @@ async function signUpUsers(databaseUrl: string, secret: string, count: number) {
 
 export async function seedBase(sql: postgres.Sql, databaseUrl: string, secret: string, shape: SeedShape): Promise<Seeded> {
   const { admin, users } = await signUpUsers(databaseUrl, secret, shape.users);
-  // Other devices and past sign-ins: 100 more sessions per user, a tenth of them expired, as better-auth
-  // stores them (random 32-character id and token, expiry 7 days after sign-in). The session lookup is a
-  // search among 10,000 tokens, not among 101.
+  // Other devices and past sign-ins: 100 more sessions per user, a tenth of them expired, as the service
+  // stores them (random 32-character id, the SHA-256 in hex of a random token, expiry 7 days after sign-in).
+  // The session lookup is a search among 10,000 tokens, not among 101.
   await sql`
     insert into sessions (id, token, user_id, expires_at, ip_address, user_agent, created_at, updated_at)
-    select substr(md5(random()::text || u.id || i), 1, 32), substr(md5(random()::text || i || u.id), 1, 32), u.id,
+    select substr(md5(random()::text || u.id || i), 1, 32), encode(sha256(convert_to(md5(random()::text || i || u.id), 'UTF8')), 'hex'), u.id,
            now() + interval '7 days' - (i % 10) * interval '1 day', '127.0.0.1', 'BenchBrowser/' || i,
            now() - (i % 10) * interval '1 day', now() - (i % 10) * interval '1 day'
     from users u cross join generate_series(1, 100) i`;

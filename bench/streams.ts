@@ -54,13 +54,18 @@ async function seedStreamUsers(db: BenchDatabase, shape: StreamsShape): Promise<
     insert into users (id, name, email)
     select 'stream-user-' || lpad(i::text, 5, '0'), 'Stream user ' || i, 'stream-' || i || '@bench.test'
     from generate_series(1, ${shape.users}::int) i`;
+  // The table keeps each token's SHA-256 (server/auth/hashed-session-tokens.ts); the raw tokens are the clients'.
   const rows = await db.sql<{ userId: string; token: string }[]>`
-    insert into sessions (id, token, user_id, expires_at)
-    select 'stream-session-' || u || '-' || s, md5(random()::text || u || '-' || s), 'stream-user-' || lpad(u::text, 5, '0'),
-           now() + make_interval(secs => ${SESSION_LIFETIME.expiresInSeconds}::int)
-    from generate_series(1, ${shape.users}::int) u cross join generate_series(1, ${shape.streamsPerUser}::int) s
-    order by u, s
-    returning user_id as "userId", token`;
+    with raw as (
+      select u, s, 'stream-user-' || lpad(u::text, 5, '0') as user_id, md5(random()::text || u || '-' || s) as token
+      from generate_series(1, ${shape.users}::int) u cross join generate_series(1, ${shape.streamsPerUser}::int) s
+    ), made as (
+      insert into sessions (id, token, user_id, expires_at)
+      select 'stream-session-' || u || '-' || s, encode(sha256(convert_to(token, 'UTF8')), 'hex'), user_id,
+             now() + make_interval(secs => ${SESSION_LIFETIME.expiresInSeconds}::int)
+      from raw
+    )
+    select user_id as "userId", token from raw order by u, s`;
   await db.sql.unsafe("vacuum (analyze)");
   return rows.map((r) => ({ kind: "unread-count" as const, follows: r.userId, token: r.token }));
 }

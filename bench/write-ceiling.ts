@@ -182,13 +182,18 @@ async function seed(db: BenchDatabase, users: number, perUser: number, cohortSiz
     insert into users (id, name, email)
     select ${USER_PREFIX} || lpad(i::text, 4, '0'), 'Ceiling user ' || i, 'ceiling-' || i || '@bench.test'
     from generate_series(0, ${users - 1}::int) i`;
+  // The table keeps each token's SHA-256 (server/auth/hashed-session-tokens.ts); the raw tokens are the callers'.
   const sessions = await sql<{ userId: string; token: string }[]>`
-    insert into sessions (id, token, user_id, expires_at)
-    select 'wc-session-' || i, md5(random()::text || i), ${USER_PREFIX} || lpad(i::text, 4, '0'),
-           now() + make_interval(secs => ${SESSION_LIFETIME.expiresInSeconds}::int)
-    from generate_series(0, ${users - 1}::int) i
-    order by i
-    returning user_id as "userId", token`;
+    with raw as (
+      select i, ${USER_PREFIX} || lpad(i::text, 4, '0') as user_id, md5(random()::text || i) as token
+      from generate_series(0, ${users - 1}::int) i
+    ), made as (
+      insert into sessions (id, token, user_id, expires_at)
+      select 'wc-session-' || i, encode(sha256(convert_to(token, 'UTF8')), 'hex'), user_id,
+             now() + make_interval(secs => ${SESSION_LIFETIME.expiresInSeconds}::int)
+      from raw
+    )
+    select user_id as "userId", token from raw order by i`;
   await sql`
     insert into notifications (user_id, event_type, category, title, body)
     select ${USER_PREFIX} || lpad(u::text, 4, '0'), 'message.received', 'messages', 'Bench: message ' || n, 'Something to read'

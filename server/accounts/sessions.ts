@@ -1,18 +1,17 @@
 // Sessions follow people (docs/api.md#accounts): the SQL that ends them when who a person is, or what they
 // may do, changes. Deleting a session row announces `session_ended` at commit (db/migrations/0018), so every
 // instance forgets it from memory and closes its live streams.
-import { createHash } from "node:crypto";
 import { and, eq, ne, or } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
 import { sessions } from "../../db/schema/index.js";
+import { sessionTokenHash } from "../auth/hashed-session-tokens.js";
 
 /**
  * What the sessions table keeps of a session token: its SHA-256, so a reader of the table or a backup holds
- * no token that signs anyone in (CONTRACT part five, "tokens at rest").
+ * no token that signs anyone in (CONTRACT part five, "tokens at rest"). The one hash better-auth's wrapped
+ * adapter and the bearer fast path use too (server/auth/hashed-session-tokens.ts).
  */
-export const storedSessionToken = (token: string): string => (HASHED ? createHash("sha256").update(token).digest("hex") : token);
-// MERGE: true once better-auth's adapter hashes session tokens (branch x-tokens); one function then serves both.
-const HASHED = false;
+export const storedSessionToken = sessionTokenHash;
 
 /**
  * Ends every session of the user, impersonation sessions of them included, and every impersonation session

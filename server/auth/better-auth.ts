@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
 import { isProgramCall } from "../http/trusted-writes.js";
+import { hashedSessionTokens, revokeOtherSessionsById } from "./hashed-session-tokens.js";
 
 export type AuthOptions = {
   db: Db;
@@ -39,15 +40,19 @@ export function createAuth(options: AuthOptions) {
     basePath: "/api/auth",
     secret: options.secret,
     trustedOrigins: options.trustedOrigins,
-    database: drizzleAdapter(options.db, {
-      provider: "pg",
-      schema: { user: users, session: sessions, account: accounts, verification: verifications },
-    }),
+    // Session tokens are stored as their SHA-256, never as the bearer token itself (hashed-session-tokens.ts).
+    database: hashedSessionTokens(
+      drizzleAdapter(options.db, {
+        provider: "pg",
+        schema: { user: users, session: sessions, account: accounts, verification: verifications },
+      }),
+    ),
     emailAndPassword: { enabled: true, disableSignUp: options.signUp === "closed" },
     session: { expiresIn: SESSION_LIFETIME.expiresInSeconds, updateAge: SESSION_LIFETIME.updateAgeSeconds },
     // The admin plugin keeps its fields (role, ban, impersonatedBy) and refuses banned users' sign-ins; its
     // /api/auth/admin/* endpoints answer 404 (server/app.ts): accounts are administered by server/accounts/.
-    plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer()],
+    // revokeOtherSessionsById: better-auth's revoke-other-sessions deletes by listed tokens, now hashes.
+    plugins: [admin({ defaultRole: "user", adminRoles: ["admin"] }), bearer(), revokeOtherSessionsById()],
     hooks: {
       // Whoever knew the old password may hold a session: a new password ends every other one, so a person
       // who takes their account back (from an admin who set its password, say) holds it alone.

@@ -15,6 +15,7 @@ import { isActingAdmin } from "../accounts/rules.js";
 import { recalled } from "../memory/feed.js";
 import type { IdentityMemory } from "../memory/identity.js";
 import { type Auth, SESSION_LIFETIME } from "./better-auth.js";
+import { sessionTokenHash } from "./hashed-session-tokens.js";
 
 export type SessionUser = { id: string; name: string; email: string; role: string };
 export type SessionInfo = {
@@ -79,8 +80,9 @@ const sessionByTokenStatement = preparedFor((db) =>
     .prepare("session_by_token"),
 );
 
+/** The table holds each token's hash only (hashed-session-tokens.ts), so the token is hashed to look it up. */
 async function sessionByToken(db: Db, token: string) {
-  const [row] = await sessionByTokenStatement(db).execute({ token });
+  const [row] = await sessionByTokenStatement(db).execute({ token: sessionTokenHash(token) });
   return row;
 }
 

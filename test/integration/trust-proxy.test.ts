@@ -5,6 +5,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "../../db/schema/index.js";
+import { sessionTokenHash } from "../../server/auth/hashed-session-tokens.js";
 import { TEST_ORIGIN, TEST_PASSWORD, type TestApp, useTestApp } from "../helpers/app.js";
 
 const limits = { signIn: { max: 3, timeWindowMs: 60_000 }, signUp: { max: 3, timeWindowMs: 60_000 } };
@@ -17,9 +18,12 @@ function client(t: () => TestApp) {
     signIn: (email: string, password: string, forwardedFor?: string) => post("/api/auth/sign-in/email", { email, password }, forwardedFor),
     signUp: (email: string, forwardedFor?: string) =>
       post("/api/auth/sign-up/email", { name: "Someone", email, password: TEST_PASSWORD }, forwardedFor),
-    /** The client address better-auth recorded with a session. */
+    /** The client address better-auth recorded with a session (found by its token's hash, as stored). */
     recordedAddress: async (token: string) => {
-      const [row] = await t().db.db.select({ ip: sessions.ipAddress }).from(sessions).where(eq(sessions.token, token));
+      const [row] = await t()
+        .db.db.select({ ip: sessions.ipAddress })
+        .from(sessions)
+        .where(eq(sessions.token, sessionTokenHash(token)));
       return row?.ip;
     },
   };
