@@ -7,10 +7,11 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { sessions, users } from "../../db/schema/index.js";
 import { recordAudit } from "../audit/record.js";
+// The table keeps the token's SHA-256 only, as for every session (tokens at rest).
+import { sessionTokenHash } from "../auth/hashed-session-tokens.js";
 import { AppError, forbidden, notFound } from "../errors/errors.js";
 import { type Acting, refuseImpersonation } from "./acting.js";
 import { IMPERSONATION_MS, isBannedNow } from "./rules.js";
-import { storedSessionToken } from "./sessions.js";
 
 export async function impersonate(
   db: Db,
@@ -36,7 +37,7 @@ export async function impersonate(
       .insert(sessions)
       .values({
         id: generateRandomString(32, "a-z", "A-Z", "0-9"),
-        token: storedSessionToken(token),
+        token: sessionTokenHash(token),
         userId: user.id,
         expiresAt,
         impersonatedBy: admin.id,

@@ -4,14 +4,6 @@
 import { and, eq, ne, or } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
 import { sessions } from "../../db/schema/index.js";
-import { sessionTokenHash } from "../auth/hashed-session-tokens.js";
-
-/**
- * What the sessions table keeps of a session token: its SHA-256, so a reader of the table or a backup holds
- * no token that signs anyone in (CONTRACT part five, "tokens at rest"). The one hash better-auth's wrapped
- * adapter and the bearer fast path use too (server/auth/hashed-session-tokens.ts).
- */
-export const storedSessionToken = sessionTokenHash;
 
 /**
  * Ends every session of the user, impersonation sessions of them included, and every impersonation session
