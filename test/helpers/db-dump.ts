@@ -2,10 +2,8 @@
 // session tokens), whichever table a future change might copy it into.
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
+import { rowsOf } from "../../db/arrays.js";
 import type { Db } from "../../db/client.js";
-
-/** The rows of `db.execute`, which PGlite and postgres.js shape differently. */
-export const rowsOf = (r: unknown) => (Array.isArray(r) ? r : (r as { rows: unknown[] }).rows) as Record<string, string>[];
 
 /** Every row of every table the service has, each as JSON text, under its table's name. */
 export async function everyRow(db: Db): Promise<string> {
@@ -13,7 +11,7 @@ export async function everyRow(db: Db): Promise<string> {
     select string_agg(t.table_schema || '.' || t.table_name, ',') as tables
     from information_schema.tables t
     where t.table_type = 'BASE TABLE' and t.table_schema not in ('pg_catalog', 'information_schema')`)) as unknown;
-  const tables = rowsOf(result)[0]!.tables!.split(",");
+  const tables = rowsOf<Record<string, string>>(result)[0]!.tables!.split(",");
   expect(tables).toContain("public.sessions");
   const dumps: string[] = [];
   for (const table of tables) {
@@ -21,7 +19,7 @@ export async function everyRow(db: Db): Promise<string> {
     const dump = await db.execute(
       sql`select coalesce(string_agg(row_to_json(r)::text, E'\n'), '') as rows from ${sql.identifier(schema)}.${sql.identifier(name)} r`,
     );
-    dumps.push(`${table}\n${rowsOf(dump)[0]!.rows}`);
+    dumps.push(`${table}\n${rowsOf<Record<string, string>>(dump)[0]!.rows}`);
   }
   return dumps.join("\n");
 }

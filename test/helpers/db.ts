@@ -1,7 +1,7 @@
 // A migrated database for one test file: in-memory PGlite, or (TEST_DB=postgres) a fresh database
 // created on the server of TEST_DATABASE_URL and dropped afterwards.
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -145,4 +145,21 @@ async function migratedPgliteDump(): Promise<Blob> {
     }
   }
   return new Blob([readFileSync(path)]);
+}
+
+/**
+ * A copy of the migrations that stops before `tag`, for a test of that migration on the rows an earlier
+ * schema had (db.migrate(folder)); the caller removes the folder.
+ */
+export function migrationsBefore(tag: string): string {
+  const earlier = mkdtempSync(join(tmpdir(), "rn-migrations-"));
+  cpSync(migrationsFolder, earlier, { recursive: true });
+  const journalFile = join(earlier, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
+  journal.entries = journal.entries.slice(
+    0,
+    journal.entries.findIndex((e) => e.tag === tag),
+  );
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return earlier;
 }

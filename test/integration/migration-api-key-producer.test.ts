@@ -1,13 +1,10 @@
 // Migration 0016 on a database that already holds keys: each keeps its name as its producer, so no producer's
 // events change hands, and working keys that shared a name are told apart before one name means one key.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { asc, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrationsFolder } from "../../db/client.js";
 import { apiKeys } from "../../db/schema/index.js";
-import { openTestDb, type TestDb } from "../helpers/db.js";
+import { migrationsBefore, openTestDb, type TestDb } from "../helpers/db.js";
 
 const TAG = "0016_api_key_producer";
 
@@ -16,15 +13,7 @@ describe(`migration ${TAG}`, () => {
   let earlier: string;
   beforeAll(async () => {
     db = await openTestDb({ migrated: false });
-    earlier = mkdtempSync(join(tmpdir(), "rn-migrations-"));
-    cpSync(migrationsFolder, earlier, { recursive: true });
-    const journalFile = join(earlier, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-    journal.entries = journal.entries.slice(
-      0,
-      journal.entries.findIndex((e) => e.tag === TAG),
-    );
-    writeFileSync(journalFile, JSON.stringify(journal));
+    earlier = migrationsBefore(TAG);
   });
   afterAll(async () => {
     await db?.close();

@@ -2,18 +2,16 @@
 // so nothing a database reader or a backup holds can be presented as a bearer token or a cookie. The raw
 // token keeps working in every form (bearer, signed bearer, cookie), through the fast path and better-auth's
 // own, across sign-out and the daily refresh; sessions opened before migration 0022 keep working after it.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrationsFolder } from "../../db/client.js";
+import { rowsOf } from "../../db/arrays.js";
 import { sessions, users } from "../../db/schema/index.js";
 import { SESSION_LIFETIME } from "../../server/auth/better-auth.js";
 import { sessionTokenHash } from "../../server/auth/hashed-session-tokens.js";
 import { createTestApp, type TestApp, useTestApp } from "../helpers/app.js";
-import { openTestDb, type TestDb } from "../helpers/db.js";
-import { everyRow, rowsOf } from "../helpers/db-dump.js";
+import { migrationsBefore, openTestDb, type TestDb } from "../helpers/db.js";
+import { everyRow } from "../helpers/db-dump.js";
 import { impersonate, sessionCookie } from "../helpers/four-eyes.js";
 import { byHand } from "../helpers/memory.js";
 import { SESSION_COOKIE, signedValue, signIn, tokenOfCookie } from "../helpers/session-tokens.js";
@@ -157,15 +155,7 @@ describe(`migration ${TAG}`, () => {
   let earlier: string;
   beforeAll(async () => {
     db = await openTestDb({ migrated: false });
-    earlier = mkdtempSync(join(tmpdir(), "rn-migrations-"));
-    cpSync(migrationsFolder, earlier, { recursive: true });
-    const journalFile = join(earlier, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-    journal.entries = journal.entries.slice(
-      0,
-      journal.entries.findIndex((e) => e.tag === TAG),
-    );
-    writeFileSync(journalFile, JSON.stringify(journal));
+    earlier = migrationsBefore(TAG);
   });
   afterAll(async () => {
     await app?.app.close();
@@ -190,7 +180,7 @@ describe(`migration ${TAG}`, () => {
     );
     // The database's hash is Node's, also for text beyond ASCII.
     const odd = "tökén-✓";
-    const [row] = rowsOf(await db.db.execute(sql`select encode(sha256(convert_to(${odd}, 'UTF8')), 'hex') as hash`));
+    const [row] = rowsOf<{ hash: string }>(await db.db.execute(sql`select encode(sha256(convert_to(${odd}, 'UTF8')), 'hex') as hash`));
     expect(row?.hash).toBe(sessionTokenHash(odd));
 
     app = await createTestApp({ db });
