@@ -73,6 +73,14 @@ const FOUND: Record<string, Act[]> = {
     { kind: "setPassword", person: "A", credential: 0, target: 4, pick: 0, role: "user", shape: "plain" },
     { kind: "approve", person: "A", credential: 0, target: 0, pick: 0, role: "user", shape: "plain" },
   ],
+  // Found with the same-person rule out, but no rule stopped it: A files, steps down to user, B impersonates the
+  // ordinary A and approves A's request while holding A's session. A former admin's request no longer applies.
+  "an approver holding the requester's session": [
+    { kind: "filePro", person: "A", credential: 0, target: 0, pick: 0, role: "admin", shape: "plain" },
+    { kind: "setRole", person: "A", credential: 0, target: 0, pick: 0, role: "user", shape: "plain" },
+    { kind: "impersonate", person: "B", credential: 0, target: 0, pick: 0, role: "admin", shape: "plain" },
+    { kind: "approve", person: "B", credential: 0, target: 0, pick: 0, role: "admin", shape: "plain" },
+  ],
   // Without the last-admin rule: A bans B, then demotes itself, and no admin is left.
   "the last admin steps down": [
     { kind: "ban", person: "A", credential: 0, target: 5, pick: 0, role: "admin", shape: "plain" },

@@ -5,12 +5,13 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../../db/client.js";
 import { sqlState } from "../../../db/errors.js";
-import { auditEvents, changeRequests, restrictionCohorts } from "../../../db/schema/index.js";
+import { auditEvents, changeRequests, restrictionCohorts, users } from "../../../db/schema/index.js";
 import { CHANGE_REQUEST_TTL_HOURS, type ChangeRequestAction, type ChangeRequestStatus } from "../../../db/schema/restriction-values.js";
 import { refuseImpersonation } from "../../accounts/acting.js";
 import { samePerson } from "../../accounts/control.js";
 import { identityDigest } from "../../accounts/identity.js";
 import { changeRole } from "../../accounts/role.js";
+import { isActingAdmin } from "../../accounts/rules.js";
 import { type AuditSource, auditSource, recordAudit } from "../../audit/record.js";
 import { AppError, forbidden, notFound } from "../../errors/errors.js";
 import { type AuthedContext, type HandlerArgs, isUuid } from "../types.js";
@@ -221,6 +222,24 @@ async function refuseSamePerson(tx: DbOrTx, approverId: string, request: typeof 
   }
 }
 
+/**
+ * A request applies only while its requester is still an admin who can act: one demoted, banned or removed
+ * since no longer speaks for it (and, as an ordinary user, may even be impersonated by the approver). 409,
+ * nothing written; the request can still be rejected, or it expires.
+ */
+async function refuseFormerAdmin(tx: DbOrTx, request: typeof changeRequests.$inferSelect): Promise<void> {
+  const [requester] = await tx
+    .select({ role: users.role, banned: users.banned, banExpires: users.banExpires })
+    .from(users)
+    .where(eq(users.id, request.requestedById));
+  if (!requester || !isActingAdmin(requester, Date.now())) {
+    throw new AppError(
+      "CONFLICT",
+      "The admin who made this request is no longer an admin: nothing was applied; another admin may ask again",
+    );
+  }
+}
+
 /** The request, locked, when it may still be decided: pending (409 otherwise). */
 async function pendingRequest(tx: DbOrTx, id: string): Promise<Row> {
   const row = await findRequest(tx, id, true);
@@ -299,6 +318,7 @@ export async function approveChangeRequest({
     refuseImpersonation(auditSource(ctx), "approve a change request");
     const row = await pendingRequest(tx, input.id);
     await refuseSamePerson(tx, ctx.user.id, row.request);
+    await refuseFormerAdmin(tx, row.request);
     const comment = textOrNull(input.comment);
     const applied = await applyRequest(tx, auditSource(ctx), row.request);
     return { stale: !applied, changeRequest: await decide(tx, ctx, row, applied ? "applied" : "stale", comment, applied) };
