@@ -10,7 +10,10 @@ export async function insertChangeRequest(
   const preview = await impactNow(db, request.cohortId, request.action);
   // A request applies only while its requester is an admin (change-requests.ts): OTHER_ADMIN exists as one.
   if (request.requestedBy.id === OTHER_ADMIN.id) {
-    await db.insert(users).values({ ...OTHER_ADMIN, name: "Other Admin", role: "admin" }).onConflictDoNothing();
+    await db
+      .insert(users)
+      .values({ ...OTHER_ADMIN, name: "Other Admin", role: "admin" })
+      .onConflictDoNothing();
   }
   const [row] = await db
     .insert(changeRequests)
