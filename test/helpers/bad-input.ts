@@ -175,7 +175,9 @@ export function useBadInput() {
         .filter(([name, f]) => f.required && !(name in fields))
         .map(([name]) => name);
       early.push(...new Set([...(parsed.kind === "value" ? payload!.bad : []), ...required]));
-      if (built.strict && Object.keys(fields).some((key) => !(key in built.body!))) early.push("(body)");
+      // A body key the model does not name is refused, but for a path parameter's name: the path's value wins.
+      const unknown = (key: string) => !Object.hasOwn(built.body!, key) && !Object.hasOwn(gen.params, key);
+      if (built.strict && Object.keys(fields).some(unknown)) early.push("(body)");
     }
     if (route.input === "query") early.push(...gen.query.bad);
     if (early.length) return { kind: "fields", names: early };
