@@ -3,15 +3,16 @@
 // the inbox's own traps: someone else's notification ids, LIKE metacharacters in search, page and limit
 // values, push endpoints and keys of every shape.
 import { describe, it } from "vitest";
-import { type RestRoute, restRoutes, restrictionRoutes } from "../../server/rest/routes.js";
+import { type RestRoute, restRoutes, restrictionRoutes, userRoutes } from "../../server/rest/routes.js";
 import { useBadInput } from "../helpers/bad-input.js";
 
 describe("bad input on the notification REST routes", () => {
   const input = useBadInput();
 
   describe("every generated request: no 5xx, the contract's envelope, bad fields named, unknown ids 404, no row changed if refused", () => {
-    // Every route the restriction file does not take, so that none is left out.
-    for (const route of restRoutes.filter((r) => !(restrictionRoutes as readonly RestRoute[]).includes(r))) {
+    // Every route the restriction and account files do not take, so that none is left out.
+    const elsewhere: readonly RestRoute[] = [...restrictionRoutes, ...userRoutes];
+    for (const route of restRoutes.filter((r) => !elsewhere.includes(r))) {
       // A run takes a second or two; shrinking a failure, with the whole suite running beside it, far longer.
       it(`${route.method} ${route.path}`, () => input.holdsForGeneratedRequests(route), 120_000);
     }
