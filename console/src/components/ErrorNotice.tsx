@@ -1,10 +1,14 @@
 // An error as the service put it: the message, and for a validation error each field and why.
 import { TRPCClientError } from "@trpc/client";
 import type { AppRouter } from "../../../server/routers/app-router.js";
+import { isWriteError } from "../api.js";
+import { isUnreachable, UNREACHABLE_READ, UNREACHABLE_WRITE } from "../unreachable.js";
 
 type FieldIssue = { field: string; message: string };
 
 function describe(error: unknown): { message: string; details: FieldIssue[] } {
+  // Not the browser's "Failed to fetch": one sentence for every view, a write's saying it was not resent.
+  if (isUnreachable(error)) return { message: isWriteError(error) ? UNREACHABLE_WRITE : UNREACHABLE_READ, details: [] };
   if (error instanceof TRPCClientError) {
     const data = (error as TRPCClientError<AppRouter>).data;
     // A list of fields at fault; a 503 whose outcome is unknown carries an object instead, and says so in its message.
