@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";
@@ -80,6 +80,30 @@ function overflowing(page: Page): Promise<string[]> {
       out.push(`${el.tagName.toLowerCase()}${cls} (right ${Math.round(right)}): ${(el.textContent ?? "").trim().slice(0, 40)}`);
     }
     return out.length ? out : [`document ${root.scrollWidth} px wide`];
+  });
+}
+
+/** More stops than any view has between two controls. */
+const MAX_TABS = 80;
+
+/** Tab (or Shift+Tab) until `target` has focus, as a keyboard user would; throws after MAX_TABS presses. */
+export async function tabTo(page: Page, target: Locator, key: "Tab" | "Shift+Tab" = "Tab"): Promise<number> {
+  for (let presses = 0; presses < MAX_TABS; presses++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return presses;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`${MAX_TABS} presses of ${key} never reached ${target}`);
+}
+
+/** What has focus now: its tag, its text, and whether all of it (or its top, when taller) is on screen. */
+export function focusedElement(page: Page): Promise<{ tag: string; text: string; onScreen: boolean }> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement;
+    const box = el.getBoundingClientRect();
+    // A pixel of slack: scrollIntoView lines a bottom edge up with the screen's to a fraction of a pixel.
+    const onScreen =
+      box.top >= 0 && box.top < window.innerHeight && (box.bottom <= window.innerHeight + 1 || box.height > window.innerHeight);
+    return { tag: el.tagName.toLowerCase(), text: (el.textContent ?? "").trim(), onScreen };
   });
 }
 
