@@ -105,6 +105,18 @@ export function App() {
   useHeadingFocus(session.isPending ? undefined : (user?.id ?? null), usePathname());
   return (
     <>
+      {/* The first stop of the Tab order: past the header and the navigation to the view itself. */}
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link is a link by convention; a #fragment alone only moves where the next Tab starts, so the click also focuses main */}
+      <a
+        href="#main"
+        className="skip-link"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById("main")?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <header className="top">
         <p className="brand">Restriction rollout · operator console</p>
         {user && (
@@ -118,7 +130,7 @@ export function App() {
         )}
       </header>
       {user && <Nav admin={user.role === "admin"} />}
-      <main>
+      <main id="main" tabIndex={-1}>
         {session.isPending ? (
           <p aria-busy="true">Loading…</p>
         ) : session.isError ? (

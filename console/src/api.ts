@@ -6,6 +6,8 @@ import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
 import superjson from "superjson";
 import type { AppRouter } from "../../server/routers/app-router.js";
+import { isUnreachable } from "./unreachable.js";
+import { reconnectDelay } from "./useStayConnected.js";
 
 export type RouterInputs = inferRouterInputs<AppRouter>;
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
@@ -21,15 +23,61 @@ const onError = (err: unknown) => {
   if (isUnauthorized(err)) void queryClient.invalidateQueries({ queryKey: SESSION_KEY });
 };
 
+/** Errors of writes (mutations): their message says they were not resent (ErrorNotice). */
+const writeErrors = new WeakSet<object>();
+export const isWriteError = (err: unknown) => typeof err === "object" && err !== null && writeErrors.has(err);
+
+/**
+ * While a read on screen failed because the service cannot be reached, those reads are tried again, each
+ * sweep waiting longer (1 s up to 30 s), until none is left; the views show data as soon as it is back.
+ */
+let sweepTimer: ReturnType<typeof setTimeout> | undefined;
+let sweeping = false;
+let sweepAttempt = 0;
+const waitingForService = {
+  type: "active",
+  predicate: (query: { state: { error: unknown } }) => isUnreachable(query.state.error),
+} as const;
+function scheduleSweep() {
+  if (sweepTimer !== undefined || sweeping) return;
+  sweepTimer = setTimeout(async () => {
+    sweepTimer = undefined;
+    sweeping = true;
+    try {
+      await queryClient.refetchQueries(waitingForService);
+    } finally {
+      sweeping = false;
+    }
+    if (queryClient.getQueryCache().findAll(waitingForService).length === 0) sweepAttempt = 0;
+    else {
+      sweepAttempt += 1;
+      scheduleSweep();
+    }
+  }, reconnectDelay(sweepAttempt));
+}
+
 export const queryClient = new QueryClient({
-  queryCache: new QueryCache({ onError }),
-  mutationCache: new MutationCache({ onError }),
+  queryCache: new QueryCache({
+    onError: (err) => {
+      onError(err);
+      if (isUnreachable(err)) scheduleSweep();
+    },
+  }),
+  mutationCache: new MutationCache({
+    onError: (err) => {
+      if (typeof err === "object" && err !== null) writeErrors.add(err);
+      onError(err);
+    },
+  }),
   defaultOptions: {
     queries: {
-      // An operator's view should be fresh, but a retry of a refused request only delays its message.
-      retry: (count, err) => !(err instanceof TRPCClientError) && count < 2,
+      // An operator's view should be fresh, but a retry of a refused request only delays its message; a
+      // service out of reach is said at once and tried again by the sweep above.
+      retry: (count, err) => !isUnreachable(err) && !(err instanceof TRPCClientError) && count < 2,
       refetchOnWindowFocus: false,
     },
+    // A write is never sent twice by the console: whether the first reached the service is unknown.
+    mutations: { retry: false },
   },
 });
 

@@ -3,6 +3,13 @@
 import { useEffect, useRef } from "react";
 import { focusAfterViewChange, type ViewKey } from "./viewFocus.js";
 
+/**
+ * The history state of a navigation whose view puts focus on its own result (the Pro lookup's Look up):
+ * the <h1> does not take it then.
+ */
+export const RESULT_FOCUS_STATE = { focus: "result" } as const;
+export const resultTakesFocus = () => (window.history.state as { focus?: string } | null)?.focus === RESULT_FOCUS_STATE.focus;
+
 /** How long a view may take to show its <h1> before focus is left where it is. */
 const HEADING_WAIT_MS = 15_000;
 
@@ -66,7 +73,7 @@ export function useHeadingFocus(user: string | null | undefined, path: string): 
     if (redirected) redirectedTo.current = null;
     const decision = focusAfterViewChange(previous.current, next, redirected);
     previous.current = next;
-    if (decision === "move") pending.current = true;
+    if (decision === "move") pending.current = !resultTakesFocus();
     if (decision === "stay") pending.current = false;
     if (!pending.current) return;
     return whenHeadingAppears((heading) => {

@@ -1,13 +1,15 @@
 // One listening app (test/helpers/app.ts, on TEST_DB's database) and one Chromium page per test file,
 // with the console built by global-setup.ts. Screenshots go to test/browser/screenshots/ (git-ignored).
+import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { createTestApp, TEST_ORIGIN, TEST_PASSWORD, type TestApp } from "../helpers/app.js";
 import { testDbKind } from "../helpers/db.js";
+import { type ServerProcess, startServerProcess, useProcessDatabase } from "../helpers/server-process.js";
 import { launchChromium } from "./chromium.js";
 
 const SCREENSHOTS = fileURLToPath(new URL("./screenshots/", import.meta.url));
@@ -78,6 +80,30 @@ function overflowing(page: Page): Promise<string[]> {
       out.push(`${el.tagName.toLowerCase()}${cls} (right ${Math.round(right)}): ${(el.textContent ?? "").trim().slice(0, 40)}`);
     }
     return out.length ? out : [`document ${root.scrollWidth} px wide`];
+  });
+}
+
+/** More stops than any view has between two controls. */
+const MAX_TABS = 80;
+
+/** Tab (or Shift+Tab) until `target` has focus, as a keyboard user would; throws after MAX_TABS presses. */
+export async function tabTo(page: Page, target: Locator, key: "Tab" | "Shift+Tab" = "Tab"): Promise<number> {
+  for (let presses = 0; presses < MAX_TABS; presses++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return presses;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`${MAX_TABS} presses of ${key} never reached ${target}`);
+}
+
+/** What has focus now: its tag, its text, and whether all of it (or its top, when taller) is on screen. */
+export function focusedElement(page: Page): Promise<{ tag: string; text: string; onScreen: boolean }> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement;
+    const box = el.getBoundingClientRect();
+    // A pixel of slack: scrollIntoView lines a bottom edge up with the screen's to a fraction of a pixel.
+    const onScreen =
+      box.top >= 0 && box.top < window.innerHeight && (box.bottom <= window.innerHeight + 1 || box.height > window.innerHeight);
+    return { tag: el.tagName.toLowerCase(), text: (el.textContent ?? "").trim(), onScreen };
   });
 }
 
@@ -180,5 +206,104 @@ export function useConsole(options: ConsoleOptions = {}): ConsoleHarness {
       await p.getByRole("heading", { name: "Cohorts", exact: true }).waitFor();
     },
     pageProblems,
+  };
+}
+
+export type ProcessConsole = {
+  /** http://127.0.0.1:<port>, the same across restarts. */
+  origin(): string;
+  page(): Page;
+  /** The admin the server created from ADMIN_EMAIL (the page signs in as them with signIn()). */
+  admin(): { email: string; id: string };
+  /** Opens the console and signs in as the admin through its form; resolves on the cohort list. */
+  signIn(): Promise<void>;
+  /** Ends the server process: SIGTERM or SIGINT (a graceful restart, a deploy) or SIGKILL (a crash). */
+  stop(signal: "SIGTERM" | "SIGINT" | "SIGKILL"): Promise<void>;
+  /** Starts it again on the same port and database (the previous one must have been stopped). */
+  start(): Promise<void>;
+  /** A tRPC mutation as the admin, from outside the page (another operator's tab). */
+  mutate(path: string, input: unknown): Promise<unknown>;
+};
+
+/**
+ * The console served by a real server process (test/helpers/server-process.ts) on a database that outlives
+ * it, so a test can stop and start the service under an open page. The console is the built console/dist
+ * (`npm run build:console`), as `npm start` serves it.
+ */
+export function useProcessConsole(): ProcessConsole {
+  const databaseEnv = useProcessDatabase();
+  const email = `ops-${randomBytes(3).toString("hex")}@test.local`;
+  let env: Record<string, string> = {};
+  let server: ServerProcess | undefined;
+  let port: number | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  let admin: { id: string; token: string } | undefined;
+
+  beforeAll(async () => {
+    env = {
+      BETTER_AUTH_SECRET: randomBytes(32).toString("base64url"),
+      ...databaseEnv(),
+      ADMIN_EMAIL: email,
+      ADMIN_PASSWORD: TEST_PASSWORD,
+      LOG_LEVEL: "silent",
+    };
+    server = await startServerProcess(env);
+    port = server.port;
+    const res = await fetch(`${server.url}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ email, password: TEST_PASSWORD }),
+    });
+    const body = (await res.json()) as { token: string; user: { id: string } };
+    admin = { id: body.user.id, token: body.token };
+    browser = await launchChromium();
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1366, height: 860 } });
+    page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.kill();
+  });
+
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (!value) throw new Error(`useProcessConsole: no ${what} yet (call inside a test)`);
+    return value;
+  };
+  return {
+    origin: () => `http://127.0.0.1:${need(port, "port")}`,
+    page: () => need(page, "page"),
+    admin: () => ({ email, id: need(admin, "admin").id }),
+    async signIn() {
+      const p = need(page, "page");
+      await p.goto("/console");
+      await p.getByLabel("Email").fill(email);
+      await p.getByLabel("Password").fill(TEST_PASSWORD);
+      await p.getByRole("button", { name: "Sign in" }).click();
+      await p.getByRole("heading", { name: "Cohorts", exact: true }).waitFor();
+    },
+    async stop(signal) {
+      const s = need(server, "server");
+      if (signal === "SIGKILL") await s.kill();
+      else {
+        s.signal(signal);
+        await s.exited;
+      }
+    },
+    async start() {
+      server = await startServerProcess(env, 45_000, need(port, "port"));
+    },
+    async mutate(path, input) {
+      const url = need(server, "server").url;
+      const res = await fetch(`${url}/trpc/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: url, authorization: `Bearer ${need(admin, "admin").token}` },
+        body: JSON.stringify({ json: input }),
+      });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return res.json();
+    },
   };
 }

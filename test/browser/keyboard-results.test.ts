@@ -6,34 +6,15 @@ import type { Locator } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import type { TestUser } from "../helpers/app.js";
 import { chromiumFound } from "./chromium.js";
-import { useConsole, VIEW_WIDTHS } from "./harness.js";
-
-/** More stops than any cohort page has between two controls. */
-const MAX_TABS = 80;
+import { focusedElement, tabTo as tabToOn, useConsole, VIEW_WIDTHS } from "./harness.js";
 
 describe.skipIf(!chromiumFound())("keyboard: focus lands on each result", () => {
   const h = useConsole();
   let admin: TestUser;
   const page = () => h.page();
 
-  const isFocused = (target: Locator) => target.evaluate((el) => el === document.activeElement);
-  /** Tab (or Shift+Tab) until `target` has focus, as a keyboard user would. */
-  async function tabTo(target: Locator, key: "Tab" | "Shift+Tab" = "Tab") {
-    for (let i = 0; i < MAX_TABS; i++) {
-      if (await isFocused(target)) return;
-      await page().keyboard.press(key);
-    }
-    throw new Error(`${MAX_TABS} presses of ${key} never reached ${target}`);
-  }
-  /** What has focus now, and whether all of it (or its top, when taller than the screen) is on screen. */
-  const focused = () =>
-    page().evaluate(() => {
-      const el = document.activeElement as HTMLElement;
-      const box = el.getBoundingClientRect();
-      const onScreen =
-        box.top >= 0 && box.top < window.innerHeight && (box.bottom <= window.innerHeight || box.height > window.innerHeight);
-      return { tag: el.tagName.toLowerCase(), text: (el.textContent ?? "").trim(), onScreen };
-    });
+  const tabTo: (target: Locator, key?: "Tab" | "Shift+Tab") => Promise<number> = (target, key) => tabToOn(page(), target, key);
+  const focused = () => focusedElement(page());
 
   for (const [i, { width, height }] of VIEW_WIDTHS.entries()) {
     const cohortNumber = 910 + i;

@@ -54,6 +54,7 @@ export function useProcessDatabase(): () => Record<string, string> {
 export type ServerProcess = {
   /** http://127.0.0.1:<port> */
   url: string;
+  port: number;
   /** Its process id. */
   pid: number;
   /** What the process printed so far, stdout and stderr together. */
@@ -87,9 +88,12 @@ function spawnServer(env: Record<string, string>, port: number) {
   return { proc, exited, output: () => stdout.join("") + stderr.join("") };
 }
 
-/** Starts the server and waits until /health/ready answers 200; throws with its output if it exits first. */
-export async function startServerProcess(env: Record<string, string>, readyWithinMs = 45_000): Promise<ServerProcess> {
-  const port = await freePort();
+/**
+ * Starts the server and waits until /health/ready answers 200; throws with its output if it exits first.
+ * `port`: the one a previous process had, for a restart under the same origin (a page keeps its address).
+ */
+export async function startServerProcess(env: Record<string, string>, readyWithinMs = 45_000, port?: number): Promise<ServerProcess> {
+  port ??= await freePort();
   const { proc, exited, output } = spawnServer(env, port);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + readyWithinMs;
@@ -107,6 +111,7 @@ export async function startServerProcess(env: Record<string, string>, readyWithi
   }
   return {
     url,
+    port,
     pid: proc.pid!,
     output,
     alive: () => proc.exitCode === null && proc.signalCode === null,

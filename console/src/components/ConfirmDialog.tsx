@@ -1,5 +1,7 @@
 // A modal confirmation on the native <dialog>: the browser traps focus, Escape cancels, and focus
-// returns to the button that opened it.
+// returns to the button that opened it. Each opening puts focus on Cancel, the choice that changes nothing:
+// the browser's own pick is the first control, which differs as the content loads (Cancel while a preview
+// loads, a <summary> of it once it is in). Title and lead are read out with it (aria-labelledby/describedby).
 import { type ReactNode, useEffect, useId, useRef } from "react";
 
 type Props = {
@@ -29,11 +31,15 @@ export function ConfirmDialog({
 }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const cancelRef = useRef<HTMLButtonElement>(null);
   const leadId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      cancelRef.current?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
@@ -55,7 +61,7 @@ export function ConfirmDialog({
         )}
         {children}
         <div className="row dialog-actions">
-          <button type="button" onClick={onCancel}>
+          <button type="button" onClick={onCancel} ref={cancelRef}>
             Cancel
           </button>
           <button type="submit" className={tone} disabled={confirmDisabled}>

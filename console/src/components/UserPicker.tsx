@@ -5,6 +5,7 @@ import { type FormEvent, type Ref, useEffect, useId, useState } from "react";
 import { queryClient, SESSION_KEY } from "../api.js";
 import { plural } from "../format.js";
 import { AuthRequestError, useSession } from "../session.js";
+import { useResultFocus } from "../useResultFocus.js";
 import { findUsersByEmail, userLabel } from "../userSearch.js";
 
 /** The chosen user: name and email when known (found or "me"), the id alone when typed in. */
@@ -58,6 +59,9 @@ export function UserPicker({ value, onChange, searchRef, missing }: Props) {
     onChange({ id: user.id, name: user.name, email: user.email });
   };
   const problem = found.error ? searchProblem(found.error) : null;
+  // Find is disabled while it searches: each answer (a new time, even with the same users) takes focus.
+  const foundRef = useResultFocus<HTMLParagraphElement>(found.dataUpdatedAt || null);
+  const problemRef = useResultFocus<HTMLDivElement>(found.errorUpdatedAt || null);
 
   return (
     <section className="card stack user-picker" aria-labelledby={`${ids}-title`}>
@@ -91,14 +95,14 @@ export function UserPicker({ value, onChange, searchRef, missing }: Props) {
       </form>
 
       {problem && (
-        <div role="alert" className="notice notice-error">
+        <div role="alert" className="notice notice-error" ref={problemRef} tabIndex={-1}>
           <p>{problem.message}</p>
           {problem.detail && <p className="hint">The service said: {problem.detail}</p>}
         </div>
       )}
       {found.data && searched !== null && (
         <div className="user-results">
-          <p role="status" className="hint">
+          <p role="status" className="hint" ref={foundRef} tabIndex={-1}>
             {found.data.users.length === 0
               ? searched
                 ? `No user's email address contains “${searched}”.`

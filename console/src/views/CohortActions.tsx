@@ -200,7 +200,6 @@ function ReasonField({ plan, value, onChange, tried }: { plan: ActionPlan; value
         rows={3}
         value={value}
         onChange={(e) => onChange(e.target.value)}
-        autoFocus
         required={rule.required}
         aria-invalid={Boolean(shown)}
         aria-describedby={[`${ids}-count`, shown && `${ids}-error`].filter(Boolean).join(" ")}

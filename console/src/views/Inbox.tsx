@@ -55,6 +55,8 @@ export function Inbox() {
           updated === 0 ? "Nothing to mark: every notification here was read already." : `Marked ${plural(updated, "notification")} read.`,
         );
         await refresh();
+        // The button was disabled while it worked, which left focus on <body>: the message takes it.
+        doneRef.current?.focus();
       },
     }),
   );
@@ -113,7 +115,7 @@ export function Inbox() {
           )}
         </div>
         <ErrorNotice title="Your notifications could not be loaded" error={list.error} />
-        <ErrorNotice title="Not marked read" error={markRead.error ?? markAllRead.error} />
+        <ErrorNotice title="Not marked read" error={markRead.error ?? markAllRead.error} focus />
         <p role="status" ref={doneRef} tabIndex={-1} className={done ? "notice notice-ok" : "visually-hidden"}>
           {done}
         </p>

@@ -1,11 +1,12 @@
 // A pro's restriction status and the history of its flag, looked up by id.
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { trpc, trpcClient } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Time } from "../components/Time.js";
 import { proPath } from "../links.js";
+import { RESULT_FOCUS_STATE, resultTakesFocus } from "../useHeadingFocus.js";
 import { ProHistory } from "./ProHistory.js";
 
 export function ProLookup({ proId }: { proId?: string }) {
@@ -13,7 +14,8 @@ export function ProLookup({ proId }: { proId?: string }) {
   const [draft, setDraft] = useState(proId ?? "");
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (draft.trim()) navigate(proPath(draft.trim()));
+    // The operator asked for this pro: focus goes to its status (or why there is none), not the <h1>.
+    if (draft.trim()) navigate(proPath(draft.trim()), { state: RESULT_FOCUS_STATE });
   };
   return (
     <>
@@ -37,6 +39,15 @@ export function ProLookup({ proId }: { proId?: string }) {
 
 function ProStatus({ proId }: { proId: string }) {
   const status = useQuery(trpc.restriction.getPro.queryOptions({ proId }));
+  // Once, when the answer is in, and only after a Look up (a link or Back leaves focus to the frame).
+  const wantsFocus = useRef(resultTakesFocus());
+  const resultRef = useRef<HTMLElement & HTMLDivElement>(null);
+  useEffect(() => {
+    if (status.isPending || !wantsFocus.current) return;
+    wantsFocus.current = false;
+    resultRef.current?.focus({ preventScroll: true });
+    resultRef.current?.scrollIntoView({ block: "nearest" });
+  }, [status.isPending]);
   const cohorts = useQuery(trpc.restriction.listCohorts.queryOptions());
   // Whether the id is in the pros table: the new-cohort preview of this one pro (it writes nothing).
   const known = useQuery({
@@ -44,13 +55,18 @@ function ProStatus({ proId }: { proId: string }) {
     queryFn: async () => (await trpcClient.restriction.previewNewCohort.mutate({ proIds: [proId] })).unknownPros.length === 0,
   });
   if (status.isPending) return <p aria-busy="true">Loading {proId}…</p>;
-  if (status.isError) return <ErrorNotice error={status.error} />;
+  if (status.isError)
+    return (
+      <div ref={resultRef} tabIndex={-1}>
+        <ErrorNotice error={status.error} />
+      </div>
+    );
   const pro = status.data;
   // A cohort may list an id that is not in the pros table and its activation writes the flag all the same,
   // so a status says nothing of whether the pro exists: an unknown id is said with or without one.
   const unknown = known.data === false;
   return (
-    <section className="card" aria-labelledby="pro-title">
+    <section className="card" aria-labelledby="pro-title" ref={resultRef} tabIndex={-1}>
       <h2 id="pro-title">
         {pro.proId}{" "}
         <span className={`badge ${pro.restrictionActive ? "badge-active" : "badge-off"}`}>

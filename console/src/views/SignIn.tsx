@@ -25,7 +25,7 @@ export function SignIn() {
           Password
           <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
         </label>
-        <ErrorNotice error={mutation.error} />
+        <ErrorNotice error={mutation.error} focus />
         <button type="submit" className="primary" disabled={mutation.isPending}>
           {mutation.isPending ? "Signing in…" : "Sign in"}
         </button>

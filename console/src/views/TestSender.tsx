@@ -10,6 +10,7 @@ import { ErrorNotice } from "../components/ErrorNotice.js";
 import { StackedTable } from "../components/StackedTable.js";
 import { Time } from "../components/Time.js";
 import { type Recipient, UserPicker } from "../components/UserPicker.js";
+import { useResultFocus } from "../useResultFocus.js";
 import { userLabel } from "../userSearch.js";
 
 type Message = Omit<RouterInputs["notifications"]["testInApp"], "targetUserId">;
@@ -49,6 +50,9 @@ export function TestSender() {
     (channel === "inApp" ? inApp : push).mutate({ ...form, targetUserId: recipient.id });
   };
   const pending = inApp.isPending || push.isPending;
+  // The send buttons are disabled while it works: what the service answered takes focus.
+  const answered = last === "inApp" ? (inApp.data ?? inApp.error) : last === "push" ? (push.data ?? push.error) : null;
+  const resultRef = useResultFocus<HTMLElement>(answered);
 
   return (
     <>
@@ -98,7 +102,7 @@ export function TestSender() {
           </button>
         </div>
       </form>
-      <section aria-live="polite" aria-label="Result">
+      <section aria-live="polite" aria-label="Result" ref={resultRef} tabIndex={-1}>
         {last === "inApp" && <ErrorNotice title="In-app notification not created" error={inApp.error} />}
         {last === "push" && <ErrorNotice title="Push not sent" error={push.error} />}
         {inApp.data && <InAppResult result={inApp.data} to={sentTo} />}
