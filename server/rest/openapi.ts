@@ -10,6 +10,7 @@ import { inputSchemaOf, outputSchemaOf } from "../routers/index.js";
 import { KEY_CREATED_MESSAGE } from "./api-key-replay.js";
 import { AUTH_TAG, authOpenApi } from "./openapi-auth.js";
 import type { QueryField } from "./query.js";
+import { SERVICE_VERSION } from "../version.js";
 import { type RestRoute, restRoutes } from "./routes.js";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
@@ -374,7 +375,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
     openapi: "3.1.0",
     info: {
       title: "Restriction Rollout & User Notifications",
-      version: "1.0.0",
+      version: SERVICE_VERSION,
       description:
         "Restriction administration for platform admins and per-user notifications. Sign up or sign in at " +
         "`/api/auth/sign-up/email` or `/api/auth/sign-in/email` and send the returned token as `Authorization: Bearer <token>`.",
