@@ -7,10 +7,10 @@ import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from "../http/idempotenc
 import { EVENTS_PATH } from "../producers/paths.js";
 import { eventBatchInput, eventBatchOutput, eventStatusOutput, producerEvent } from "../producers/schemas.js";
 import { inputSchemaOf, outputSchemaOf } from "../routers/index.js";
+import { SERVICE_VERSION } from "../version.js";
 import { KEY_CREATED_MESSAGE } from "./api-key-replay.js";
 import { AUTH_TAG, authOpenApi } from "./openapi-auth.js";
 import type { QueryField } from "./query.js";
-import { SERVICE_VERSION } from "../version.js";
 import { type RestRoute, restRoutes } from "./routes.js";
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };

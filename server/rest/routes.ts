@@ -215,7 +215,7 @@ export const restrictionRoutes = [
 
 const NOTIFICATIONS = "/api/notifications";
 
-// Static paths (/unread-count, /read-all, /bulk, /subscriptions, /test/*, /vapid-public-key) win over
+// Static paths (/unread-count, /read-all, /bulk, /subscriptions, /test/*, /vapid-public-key, /app) win over
 // /:id: Fastify prefers static segments whatever the order here.
 export const notificationRoutes = [
   {
@@ -285,6 +285,12 @@ export const notificationRoutes = [
     path: `${NOTIFICATIONS}/vapid-public-key`,
     procedure: "notifications.vapidPublicKey",
     summary: "The VAPID public key browsers subscribe with (null when unset)",
+  },
+  {
+    method: "GET",
+    path: `${NOTIFICATIONS}/app`,
+    procedure: "notifications.app",
+    summary: "The platform app's origin (APP_BASE_URL) a notification's path is relative to (null when unset)",
   },
   {
     method: "POST",

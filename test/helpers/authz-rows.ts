@@ -320,6 +320,11 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
       access: "user",
       prepare: async () => ({ after: (data) => expect(data).toEqual({ publicKey: context().vapidPublicKey }) }),
     },
+    "notifications.app": {
+      access: "user",
+      // The test app runs without APP_BASE_URL (test/integration/app-base-url.test.ts sets it).
+      prepare: async () => ({ after: (data) => expect(data).toEqual({ appBaseUrl: null }) }),
+    },
     "notifications.getPreferences": {
       access: "user",
       prepare: async () => ({ after: (data) => expect(Object.keys(data.preferences).sort()).toEqual([...CATEGORIES].sort()) }),
@@ -388,6 +393,7 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`POST ${N}/subscriptions`]: { procedure: "notifications.subscribe", status: 200 },
   [`DELETE ${N}/subscriptions`]: { procedure: "notifications.unsubscribe", status: 200 },
   [`GET ${N}/vapid-public-key`]: { procedure: "notifications.vapidPublicKey", status: 200 },
+  [`GET ${N}/app`]: { procedure: "notifications.app", status: 200 },
   [`GET ${N}/preferences`]: { procedure: "notifications.getPreferences", status: 200 },
   [`PATCH ${N}/preferences`]: { procedure: "notifications.updatePreferences", status: 200 },
   [`POST ${N}/test/in-app`]: { procedure: "notifications.testInApp", status: 200 },

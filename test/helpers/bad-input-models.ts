@@ -379,6 +379,7 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       }),
     },
     [`GET ${N}/vapid-public-key`]: {},
+    [`GET ${N}/app`]: {},
     [`POST ${N}/test/in-app`]: {
       body: () => testNotification(() => [people().admin.id, people().user.id], ["type", "title", "targetUserId", "body"]),
     },
