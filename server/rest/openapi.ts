@@ -42,7 +42,7 @@ const TAGS = [
 ] as const;
 
 const tagOf = (path: string): (typeof TAGS)[number]["name"] =>
-  path.startsWith("/api/admin/restriction")
+  path.startsWith("/api/admin/restriction") || path.startsWith("/api/admin/pro-restriction")
     ? "Restriction administration"
     : path.startsWith("/api/admin/audit")
       ? "Audit"
@@ -204,7 +204,7 @@ function operation(route: RestRoute, data: JsonSchema) {
   if (route.procedure === TEST_PUSH) errors["500"] = { $ref: "#/components/responses/E500TestPush" };
   if (route.procedure === "apiKeys.create") errors["409"] = { $ref: "#/components/responses/E409KeyCreated" };
   return {
-    operationId: route.procedure,
+    operationId: route.operationId ?? route.procedure,
     summary: route.summary,
     tags: [tagOf(route.path)],
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],

@@ -354,6 +354,7 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
 }
 
 const R = "/api/admin/restriction";
+const P = "/api/admin/pro-restriction";
 const N = "/api/notifications";
 
 /** One row per REST route, naming its procedure and the contract's success status. */
@@ -385,6 +386,11 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`POST ${R}/:proId/activate`]: { procedure: "restriction.activatePro", status: 200 },
   [`POST ${R}/:proId/rollback`]: { procedure: "restriction.rollbackPro", status: 200 },
   [`POST ${R}/:proId/change-requests`]: { procedure: "restriction.createProChangeRequest", status: 201 },
+  [`GET ${P}`]: { procedure: "restriction.getPro", status: 200 },
+  [`GET ${P}/history`]: { procedure: "restriction.proHistory", status: 200 },
+  [`POST ${P}/activate`]: { procedure: "restriction.activatePro", status: 200 },
+  [`POST ${P}/rollback`]: { procedure: "restriction.rollbackPro", status: 200 },
+  [`POST ${P}/change-requests`]: { procedure: "restriction.createProChangeRequest", status: 201 },
   [`GET ${N}`]: { procedure: "notifications.list", status: 200 },
   [`GET ${N}/unread-count`]: { procedure: "notifications.unreadCount", status: 200 },
   [`PATCH ${N}/read-all`]: { procedure: "notifications.markAllRead", status: 200 },
