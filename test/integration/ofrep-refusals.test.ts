@@ -135,6 +135,7 @@ describe("a reader whose key is refused", () => {
       "OpenFeature.addHooks(ofrepRefusals);",
       'const probe = await flags.getBooleanDetails(FLAG, false, { targetingKey: "start-up-check" });',
       "if (probe.errorCode) {",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the docs' code, as text
       'throw new Error(`restrict-direct-contact cannot be read (${probe.errorCode}${probe.errorMessage ? `: ${probe.errorMessage}` : ""})`);',
       "if (response?.status === 401 || response?.status === 403) {",
     ]) {
