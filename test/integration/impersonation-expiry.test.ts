@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "../../db/schema/index.js";
 import { SESSION_LIFETIME } from "../../server/auth/better-auth.js";
-import { TEST_ORIGIN, useTestApp } from "../helpers/app.js";
+import { useTestApp } from "../helpers/app.js";
 import { impersonate, sessionCookie } from "../helpers/four-eyes.js";
 import { byHand } from "../helpers/memory.js";
 
