@@ -23,6 +23,7 @@ const HTTP_SHELL_ONLY = [
   "bad-input.limits",
   "client-errors",
   "client-example",
+  "client-example-unreachable",
   "openapi",
   "openapi-auth",
   "openapi-contract",

@@ -4,7 +4,8 @@
 //
 //   npm run example -- --url http://127.0.0.1:3000 --email admin@example.com --password admin-password-123
 //
-// Defaults match `npm run db:seed`; API_URL, ADMIN_EMAIL and ADMIN_PASSWORD override them too.
+// Defaults match `npm run db:seed`; API_URL, ADMIN_EMAIL and ADMIN_PASSWORD override them too. Without --url
+// or API_URL it looks at http://127.0.0.1:PORT, PORT being the server's own setting (3000 unset).
 //
 // It runs against your server and leaves its data as it found it: it reads cohorts and previews a new one
 // instead of creating it (a cohort cannot be deleted, and its number would stay taken), registers no push
@@ -18,7 +19,7 @@ import type { AppRouter } from "../server/routers/app-router.js";
 
 const { values: args } = parseArgs({
   options: {
-    url: { type: "string", default: process.env.API_URL ?? "http://127.0.0.1:3000" },
+    url: { type: "string", default: process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT || 3000}` },
     email: { type: "string", default: process.env.ADMIN_EMAIL ?? "admin@example.com" },
     password: { type: "string", default: process.env.ADMIN_PASSWORD ?? "admin-password-123" },
   },
@@ -28,7 +29,7 @@ const step = (title: string, value: unknown) => console.log(`\n# ${title}\n${JSO
 
 /** better-auth answers a sign-in with a session token, sent from then on as a bearer token. */
 async function signIn(baseUrl: string, email: string, password: string): Promise<{ token: string; userId: string }> {
-  const res = await fetch(new URL("/api/auth/sign-in/email", baseUrl), {
+  const res = await reach(new URL("/api/auth/sign-in/email", baseUrl), {
     method: "POST",
     // A program's call (no cookie, no Origin) needs no Origin header: docs/api.md#browsers.
     headers: { "content-type": "application/json" },
@@ -79,6 +80,18 @@ function liveUnreadCount(api: Api) {
       }),
     stop: () => subscription.unsubscribe(),
   };
+}
+
+/** fetch, with a failed connection told in one line naming the URL tried and how to point elsewhere (fetch says only "fetch failed"). */
+async function reach(input: URL, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(input, init);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new Error(
+      `Cannot reach the service at ${new URL(args.url).origin} (${cause?.code ?? cause?.message ?? (err as Error).message}). Is it running? Point the example at it with --url http://HOST:PORT, API_URL, or PORT.`,
+    );
+  }
 }
 
 async function main() {

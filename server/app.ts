@@ -45,7 +45,8 @@ import { registerTrpcDoor } from "./trpc/door.js";
 
 export type AppDeps = {
   /** baseUrl: the public base URL (BETTER_AUTH_URL); absent, the one better-auth was given. */
-  config: Pick<Config, "corsOrigins" | "logLevel"> & Partial<Pick<Config, "signUp" | "approvals" | "trustProxy" | "baseUrl">>;
+  config: Pick<Config, "corsOrigins" | "logLevel"> &
+    Partial<Pick<Config, "signUp" | "approvals" | "trustProxy" | "baseUrl" | "appBaseUrl">>;
   db: Db;
   /** The database's change announcements (DbHandle.listen); without it live streams show only their first count. */
   listen?: DbHandle["listen"];
@@ -417,6 +418,7 @@ export async function buildApp(deps: AppDeps) {
       unreadCounts: memory?.unreadCounts,
       approvals: deps.config.approvals,
       signUp: deps.config.signUp,
+      appBaseUrl: deps.config.appBaseUrl,
       pushSubscriptionsPerUser: limits.pushSubscriptionsPerUser,
     },
     deps.auth,

@@ -23,6 +23,37 @@ const origin = z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origi
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+const APP_BASE_URL_RULE =
+  "must be an https: origin (or http: on loopback), such as https://app.example.com, with no path, query or credentials";
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * APP_BASE_URL: the platform app's origin, which a notification's path (`/leads/7`) is relative to (CONTRACT
+ * part five). An origin only: a path here would be silently dropped or doubled when a path is joined to it.
+ * http: only on loopback, so a deployed console never links people to a cleartext app.
+ */
+const appBaseUrl = z
+  .string()
+  .optional()
+  .transform((v, ctx): string | null => {
+    if (v === undefined) return null;
+    let url: URL;
+    try {
+      url = new URL(v.trim());
+    } catch {
+      ctx.addIssue({ code: "custom", message: APP_BASE_URL_RULE });
+      return z.NEVER;
+    }
+    const schemeOk = url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOST.test(url.hostname));
+    const originOnly =
+      url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password && !v.includes("?") && !v.includes("#");
+    if (!schemeOk || !originOnly) {
+      ctx.addIssue({ code: "custom", message: APP_BASE_URL_RULE });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
 /** A proxy's address as Fastify's trustProxy (proxy-addr) takes it: an IP, a CIDR range, or a named range. */
 const proxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6(), z.enum(["loopback", "linklocal", "uniquelocal"])]);
 
@@ -90,6 +121,7 @@ const envSchema = z.object({
   PUSH_RETRY_BASE_MS: z.coerce.number().int().min(1).max(300_000).default(1000),
   PUSH_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   PUSH_SUBSCRIPTIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
+  APP_BASE_URL: appBaseUrl,
   RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
 });
 
@@ -164,6 +196,8 @@ export type Config = {
   signUp: "open" | "closed";
   /** APPROVALS: `required` puts cohort activation behind a second admin's approval (docs/api.md#four-eyes-approval). */
   approvals: "off" | "required";
+  /** APP_BASE_URL: the platform app's origin; a notification's path links against it (null: shown as text). */
+  appBaseUrl: string | null;
   /** What start-up should tell the operator about settings it ignores. */
   warnings: string[];
   trustedOrigins: string[];
@@ -242,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapAdmins,
     signUp: e.SIGN_UP,
     approvals: e.APPROVALS,
+    appBaseUrl: e.APP_BASE_URL,
     warnings,
     trustedOrigins: e.TRUSTED_ORIGINS.length ? e.TRUSTED_ORIGINS : [new URL(baseUrl).origin],
     corsOrigins: e.CORS_ORIGINS,

@@ -24,6 +24,8 @@ export type Services = {
   unreadCounts?: UnreadCountMemory;
   /** APPROVALS: `required` puts cohort activation behind a change request (off when absent). */
   approvals?: "off" | "required";
+  /** APP_BASE_URL: the platform app's origin, for the console's links to a notification's path (none when absent). */
+  appBaseUrl?: string | null;
   /** SIGN_UP, shown to the console (open when absent). */
   signUp?: "open" | "closed";
   /** PUSH_SUBSCRIPTIONS_PER_USER: active push subscriptions per user (20 when absent). */

@@ -5,10 +5,12 @@ import { FolderInUseError } from "../db/folder-lock.js";
 import { adminCount, passwordMismatchLine } from "./auth/admin-bootstrap.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { type MetricsServer, startMetricsServer } from "./observability/metrics.js";
+import { checkPortFree, portError } from "./port-check.js";
 import { openService } from "./service.js";
 
 async function main() {
   const config = loadConfig();
+  await checkPortFree(config.host, config.port);
   const database = config.databaseUrl ? "PostgreSQL" : `PGlite (${config.pgliteDir})`;
   // The app's logger exists only once the database is open; a first start migrates for a while before that.
   pino({ level: config.logLevel }).info({ database }, "starting: opening the database and applying migrations");
@@ -51,7 +53,13 @@ async function main() {
     });
     app.log.info(`metrics on ${metrics.url}`);
   }
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch(async (err: unknown) => {
+    // Taken since the check: the same one line, with the database closed first.
+    await app.close();
+    await metrics?.close();
+    await handle.close();
+    throw portError(err, config.host, config.port);
+  });
   app.log.info({ database }, `serving on ${config.baseUrl}; the operator console is at ${config.baseUrl}/console`);
 }
 

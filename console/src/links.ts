@@ -1,3 +1,7 @@
+// Where the console's links go. A pro's address in the console (issue K.5), and a notification's url in the
+// inbox (issue AD.3).
+import { isNotificationUrl } from "../../server/routers/notifications/urls.js";
+
 // A pro's address in the console: /console/pros/<id>, the id one path segment, escaped once with
 // encodeURIComponent on the way out and unescaped once on the way in (issue K.5). wouter's route params
 // cannot carry it: wouter reads the path through decodeURI, which keeps the escapes of URL-special
@@ -26,4 +30,15 @@ export function proIdFromLocation(pathname: string, search = ""): string | undef
   } catch {
     return segment;
   }
+}
+
+/**
+ * Where a notification's url leads from the inbox, or null to show it as text. An https: URL leads to
+ * itself. A path is the platform app's (docs/api.md#notification-links), so it is joined to APP_BASE_URL:
+ * resolved against the console's own origin it opened the service's JSON 404. Unset, no app to link into.
+ */
+export function notificationHref(url: string, appBaseUrl: string | null): string | null {
+  if (!isNotificationUrl(url)) return null;
+  if (!url.startsWith("/")) return url;
+  return appBaseUrl ? new URL(url, appBaseUrl).href : null;
 }

@@ -7,6 +7,7 @@ import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from "../http/idempotenc
 import { EVENTS_PATH } from "../producers/paths.js";
 import { eventBatchInput, eventBatchOutput, eventStatusOutput, producerEvent } from "../producers/schemas.js";
 import { inputSchemaOf, outputSchemaOf } from "../routers/index.js";
+import { SERVICE_VERSION } from "../version.js";
 import { KEY_CREATED_MESSAGE } from "./api-key-replay.js";
 import { AUTH_TAG, authOpenApi } from "./openapi-auth.js";
 import type { QueryField } from "./query.js";
@@ -41,7 +42,7 @@ const TAGS = [
 ] as const;
 
 const tagOf = (path: string): (typeof TAGS)[number]["name"] =>
-  path.startsWith("/api/admin/restriction")
+  path.startsWith("/api/admin/restriction") || path.startsWith("/api/admin/pro-restriction")
     ? "Restriction administration"
     : path.startsWith("/api/admin/audit")
       ? "Audit"
@@ -203,7 +204,7 @@ function operation(route: RestRoute, data: JsonSchema) {
   if (route.procedure === TEST_PUSH) errors["500"] = { $ref: "#/components/responses/E500TestPush" };
   if (route.procedure === "apiKeys.create") errors["409"] = { $ref: "#/components/responses/E409KeyCreated" };
   return {
-    operationId: route.procedure,
+    operationId: route.operationId ?? route.procedure,
     summary: route.summary,
     tags: [tagOf(route.path)],
     security: [{ bearerAuth: [] }, { sessionCookie: [] }],
@@ -374,7 +375,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
     openapi: "3.1.0",
     info: {
       title: "Restriction Rollout & User Notifications",
-      version: "1.0.0",
+      version: SERVICE_VERSION,
       description:
         "Restriction administration for platform admins and per-user notifications. Sign up or sign in at " +
         "`/api/auth/sign-up/email` or `/api/auth/sign-in/email` and send the returned token as `Authorization: Bearer <token>`.",

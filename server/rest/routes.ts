@@ -43,6 +43,8 @@ type RouteTo<P extends ProcedurePath> = {
   path: string;
   /** The tRPC procedure, as `router.procedure`. */
   procedure: P;
+  /** The OpenAPI operationId, where a second route calls the same procedure; the procedure otherwise. */
+  operationId?: string;
   /** HTTP status of a success; 200 when omitted. */
   status?: 200 | 201;
   /**
@@ -57,6 +59,7 @@ type RouteTo<P extends ProcedurePath> = {
 export type RestRoute = { [P in ProcedurePath]: RouteTo<P> }[ProcedurePath];
 
 const RESTRICTION = "/api/admin/restriction";
+const PRO_RESTRICTION = "/api/admin/pro-restriction";
 
 // Cohort paths come first: they take precedence over /:proId (Fastify prefers static segments anyway).
 export const restrictionRoutes = [
@@ -211,11 +214,59 @@ export const restrictionRoutes = [
     input: "path",
     summary: "Switch one pro's restriction off",
   },
+  // The same five acts with the id in the query (or body), for any id (issue AD.9): a pro named `cohorts` or
+  // `change-requests` cannot be a :proId segment, where those words are the cohorts' and change requests'
+  // own paths. A sibling of /restriction, not a segment below it: a new word there would shadow a pro too.
+  {
+    method: "GET",
+    path: PRO_RESTRICTION,
+    procedure: "restriction.getPro",
+    operationId: "restriction.getPro.byQuery",
+    input: "query",
+    query: { proId: "text" },
+    summary: "Read one pro's restriction status, any id (`cohorts` too) in the query",
+  },
+  {
+    method: "GET",
+    path: `${PRO_RESTRICTION}/history`,
+    procedure: "restriction.proHistory",
+    operationId: "restriction.proHistory.byQuery",
+    input: "query",
+    query: { proId: "text" },
+    summary: "One pro's flag history, any id in the query",
+  },
+  {
+    method: "POST",
+    path: `${PRO_RESTRICTION}/activate`,
+    procedure: "restriction.activatePro",
+    operationId: "restriction.activatePro.byQuery",
+    input: "query",
+    query: { proId: "text" },
+    summary: "Switch one pro's restriction on, any id in the query (with APPROVALS=required, 409)",
+  },
+  {
+    method: "POST",
+    path: `${PRO_RESTRICTION}/rollback`,
+    procedure: "restriction.rollbackPro",
+    operationId: "restriction.rollbackPro.byQuery",
+    input: "query",
+    query: { proId: "text" },
+    summary: "Switch one pro's restriction off, any id in the query",
+  },
+  {
+    method: "POST",
+    path: `${PRO_RESTRICTION}/change-requests`,
+    procedure: "restriction.createProChangeRequest",
+    operationId: "restriction.createProChangeRequest.byBody",
+    input: "body",
+    status: 201,
+    summary: "Ask a second admin to switch one pro's restriction on, any id in the body",
+  },
 ] satisfies RestRoute[];
 
 const NOTIFICATIONS = "/api/notifications";
 
-// Static paths (/unread-count, /read-all, /bulk, /subscriptions, /test/*, /vapid-public-key) win over
+// Static paths (/unread-count, /read-all, /bulk, /subscriptions, /test/*, /vapid-public-key, /app) win over
 // /:id: Fastify prefers static segments whatever the order here.
 export const notificationRoutes = [
   {
@@ -285,6 +336,12 @@ export const notificationRoutes = [
     path: `${NOTIFICATIONS}/vapid-public-key`,
     procedure: "notifications.vapidPublicKey",
     summary: "The VAPID public key browsers subscribe with (null when unset)",
+  },
+  {
+    method: "GET",
+    path: `${NOTIFICATIONS}/app`,
+    procedure: "notifications.app",
+    summary: "The platform app's origin (APP_BASE_URL) a notification's path is relative to (null when unset)",
   },
   {
     method: "POST",

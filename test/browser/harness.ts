@@ -45,6 +45,8 @@ export type ConsoleOptions = {
    * 127.0.0.1 port), so a page on another localhost port is the same site but an untrusted origin.
    */
   host?: "127.0.0.1" | "localhost";
+  /** APP_BASE_URL of the app: where the inbox links a notification's path; unset by default. */
+  appBaseUrl?: string;
 };
 
 /** The widths every view is checked at (checkView): a laptop and a phone (an iPhone 14's CSS width). */
@@ -140,10 +142,11 @@ export function useConsole(options: ConsoleOptions = {}): ConsoleHarness {
         consoleDir: inject("consoleDir"),
         trustedOrigins: [TEST_ORIGIN, origin],
         approvals: options.approvals,
+        appBaseUrl: options.appBaseUrl,
       });
       await testApp.app.listen({ port, host: "localhost" });
     } else {
-      testApp = await createTestApp({ consoleDir: inject("consoleDir"), approvals: options.approvals });
+      testApp = await createTestApp({ consoleDir: inject("consoleDir"), approvals: options.approvals, appBaseUrl: options.appBaseUrl });
       // TEST trusted origins admit any http://127.0.0.1 port, so the page's sign-in is a trusted origin.
       await testApp.app.listen({ port: 0, host: "127.0.0.1" });
       origin = `http://127.0.0.1:${(testApp.app.server.address() as AddressInfo).port}`;

@@ -64,6 +64,8 @@ export type TestAppOptions = {
   retention?: AppDeps["retention"];
   /** APPROVALS (docs/api.md#four-eyes-approval); off by default. */
   approvals?: "off" | "required";
+  /** APP_BASE_URL, the platform app's origin a notification's path links against; unset by default. */
+  appBaseUrl?: string;
   /** BETTER_AUTH_URL, the public base URL handed out in stream URLs; TEST_ORIGIN by default. */
   publicBaseUrl?: string;
   /** TRUST_PROXY (docs/scaling.md, "Behind a proxy"); off by default. */
@@ -93,6 +95,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       approvals: options.approvals,
       trustProxy: options.trustProxy,
       baseUrl: options.publicBaseUrl,
+      appBaseUrl: options.appBaseUrl,
     },
     db: db.db,
     listen: db.listen,
@@ -149,7 +152,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     signUp,
     caller: (user, userAgent) =>
       createCaller(
-        createContextInner({ db: db.db, push, approvals: options.approvals }, { user: user ?? null, userAgent: userAgent ?? null }),
+        createContextInner(
+          { db: db.db, push, approvals: options.approvals, appBaseUrl: options.appBaseUrl },
+          { user: user ?? null, userAgent: userAgent ?? null },
+        ),
       ),
     takeContractViolations: () => answers.violations.splice(0),
     contract: answers.checker,

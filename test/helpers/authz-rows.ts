@@ -320,6 +320,11 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
       access: "user",
       prepare: async () => ({ after: (data) => expect(data).toEqual({ publicKey: context().vapidPublicKey }) }),
     },
+    "notifications.app": {
+      access: "user",
+      // The test app runs without APP_BASE_URL (test/integration/app-base-url.test.ts sets it).
+      prepare: async () => ({ after: (data) => expect(data).toEqual({ appBaseUrl: null }) }),
+    },
     "notifications.getPreferences": {
       access: "user",
       prepare: async () => ({ after: (data) => expect(Object.keys(data.preferences).sort()).toEqual([...CATEGORIES].sort()) }),
@@ -349,6 +354,7 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
 }
 
 const R = "/api/admin/restriction";
+const P = "/api/admin/pro-restriction";
 const N = "/api/notifications";
 
 /** One row per REST route, naming its procedure and the contract's success status. */
@@ -380,6 +386,11 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`POST ${R}/:proId/activate`]: { procedure: "restriction.activatePro", status: 200 },
   [`POST ${R}/:proId/rollback`]: { procedure: "restriction.rollbackPro", status: 200 },
   [`POST ${R}/:proId/change-requests`]: { procedure: "restriction.createProChangeRequest", status: 201 },
+  [`GET ${P}`]: { procedure: "restriction.getPro", status: 200 },
+  [`GET ${P}/history`]: { procedure: "restriction.proHistory", status: 200 },
+  [`POST ${P}/activate`]: { procedure: "restriction.activatePro", status: 200 },
+  [`POST ${P}/rollback`]: { procedure: "restriction.rollbackPro", status: 200 },
+  [`POST ${P}/change-requests`]: { procedure: "restriction.createProChangeRequest", status: 201 },
   [`GET ${N}`]: { procedure: "notifications.list", status: 200 },
   [`GET ${N}/unread-count`]: { procedure: "notifications.unreadCount", status: 200 },
   [`PATCH ${N}/read-all`]: { procedure: "notifications.markAllRead", status: 200 },
@@ -388,6 +399,7 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`POST ${N}/subscriptions`]: { procedure: "notifications.subscribe", status: 200 },
   [`DELETE ${N}/subscriptions`]: { procedure: "notifications.unsubscribe", status: 200 },
   [`GET ${N}/vapid-public-key`]: { procedure: "notifications.vapidPublicKey", status: 200 },
+  [`GET ${N}/app`]: { procedure: "notifications.app", status: 200 },
   [`GET ${N}/preferences`]: { procedure: "notifications.getPreferences", status: 200 },
   [`PATCH ${N}/preferences`]: { procedure: "notifications.updatePreferences", status: 200 },
   [`POST ${N}/test/in-app`]: { procedure: "notifications.testInApp", status: 200 },

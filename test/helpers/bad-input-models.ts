@@ -28,6 +28,8 @@ import { accountModels } from "./bad-input-models-accounts.js";
 import { keyOfLength } from "./fixtures.js";
 
 export const R = "/api/admin/restriction";
+/** The query form of the per-pro routes, for any id (issue AD.9). */
+export const P = "/api/admin/pro-restriction";
 export const N = "/api/notifications";
 export const K = "/api/admin/api-keys";
 
@@ -145,6 +147,29 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       cursor: exactText(fc.integer({ min: 1, max: 1e9 }).map(encodeCursor), fc.constantFrom("", "not a cursor!", "c2Vx", times("c", 101))),
     };
   };
+
+  /** A pro change request's fields besides the pro: the /:proId path and the query form take the same. */
+  const proChangeRequestBody = (): BodyModel => ({
+    action: {
+      required: true,
+      valid: fc.constant("activate").map(j),
+      invalid: bad("", "ACTIVATE", "rollback", "grant-admin", 1, null, []),
+    },
+    reason: {
+      valid: fc.oneof(text(500).filter(storable).map(j), validOf(null, "")),
+      invalid: bad(times("r", 501), 5, [], {}, "a\u0000b"),
+    },
+  });
+
+  /** The query form's pro id: any id, the path words among them; blank, too long or NUL refused. */
+  const proIdQuery = (): QueryModel => ({
+    proId: {
+      required: true,
+      exact: true,
+      valid: fc.oneof(fc.constantFrom(...pools.proIds, "cohorts", "change-requests"), validProId),
+      invalid: fc.constantFrom("", "   ", times("p", 201), "a\u0000b"),
+    },
+  });
 
   /** A new cohort's body: creation and its preview take the same. */
   const newCohortBody = () => ({
@@ -265,20 +290,21 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
     [`POST ${R}/:proId/activate`]: { params: { proId } },
     [`POST ${R}/:proId/rollback`]: { params: { proId } },
     "GET /api/admin/settings": {},
-    [`POST ${R}/:proId/change-requests`]: {
-      params: { proId },
+    [`GET ${P}`]: { query: proIdQuery },
+    [`GET ${P}/history`]: { query: proIdQuery },
+    [`POST ${P}/activate`]: { query: proIdQuery },
+    [`POST ${P}/rollback`]: { query: proIdQuery },
+    [`POST ${P}/change-requests`]: {
       body: () => ({
-        action: {
+        proId: {
           required: true,
-          valid: fc.constant("activate").map(j),
-          invalid: bad("", "ACTIVATE", "rollback", "grant-admin", 1, null, []),
+          valid: fc.oneof(fc.constantFrom(...pools.proIds, "cohorts", "change-requests"), validProId).map(j),
+          invalid: bad("", "   ", times("p", 201), 5, null, [], {}, "a\u0000b"),
         },
-        reason: {
-          valid: fc.oneof(text(500).filter(storable).map(j), validOf(null, "")),
-          invalid: bad(times("r", 501), 5, [], {}, "a\u0000b"),
-        },
+        ...proChangeRequestBody(),
       }),
     },
+    [`POST ${R}/:proId/change-requests`]: { params: { proId }, body: proChangeRequestBody },
 
     [`GET ${N}`]: {
       query: () => ({
@@ -379,6 +405,7 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       }),
     },
     [`GET ${N}/vapid-public-key`]: {},
+    [`GET ${N}/app`]: {},
     [`POST ${N}/test/in-app`]: {
       body: () => testNotification(() => [people().admin.id, people().user.id], ["type", "title", "targetUserId", "body"]),
     },

@@ -3,9 +3,11 @@
 // only, so the server SDK reports a GENERAL error with an empty message. The answer's `errorDetails` says
 // why, for a hook that reads it (the one docs/api.md shows), and every refusal is counted by reason in
 // ofrep_refusals_total for the operator.
+
+import { readFileSync } from "node:fs";
 import { OFREPProvider } from "@openfeature/ofrep-provider";
 import { OFREPWebProvider } from "@openfeature/ofrep-web-provider";
-import { ErrorCode, type Hook, OpenFeature } from "@openfeature/server-sdk";
+import { type Client, ErrorCode, type Hook, OpenFeature } from "@openfeature/server-sdk";
 import { OpenFeature as WebOpenFeature } from "@openfeature/web-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newSecret } from "../../server/auth/api-keys.js";
@@ -34,6 +36,17 @@ function refusalHook(seen: string[]): Hook {
       }
     },
   };
+}
+
+/**
+ * The start-up check of docs/api.md (issue AD.7): one evaluation, and no start on an error, since a refused
+ * key reads every pro as unrestricted without a word. Any pro id does: an unknown one answers DEFAULT.
+ */
+async function startUpCheck(flags: Client): Promise<void> {
+  const probe = await flags.getBooleanDetails("restrict-direct-contact", false, { targetingKey: "start-up-check" });
+  if (probe.errorCode) {
+    throw new Error(`restrict-direct-contact cannot be read (${probe.errorCode}${probe.errorMessage ? `: ${probe.errorMessage}` : ""})`);
+  }
 }
 
 const refusals = async (): Promise<Record<OfrepRefusalReason, number>> => {
@@ -95,6 +108,39 @@ describe("a reader whose key is refused", () => {
       missing_key: after.missing_key - before.missing_key,
       wrong_scope: after.wrong_scope - before.wrong_scope,
     }).toEqual({ unknown_key: 1, revoked: 1, expired: 1, missing_key: 1, wrong_scope: 1 });
+  });
+
+  it("the docs' start-up check stops a reader whose key is refused, saying why through the hook, and passes a good key", async () => {
+    const producerOnly = await insertApiKey(t().db.db, { scopes: ["notifications:write"] });
+    const seen: string[] = [];
+    await OpenFeature.setProviderAndWait("check-wrong-scope", new OFREPProvider({ baseUrl, headers: producerOnly.headers }));
+    const refused = OpenFeature.getClient("check-wrong-scope");
+    refused.addHooks(refusalHook(seen));
+    await expect(startUpCheck(refused)).rejects.toThrow("restrict-direct-contact cannot be read (GENERAL)");
+    expect(seen).toEqual(["OFREP refused the API key (403): This API key lacks the flags:read scope"]);
+
+    const good = await insertApiKey(t().db.db);
+    await OpenFeature.setProviderAndWait("check-good", new OFREPProvider({ baseUrl, headers: good.headers }));
+    await expect(startUpCheck(OpenFeature.getClient("check-good"))).resolves.toBeUndefined();
+  });
+
+  it("docs/api.md's main server-SDK snippet installs, hooks refusals and checks at start-up as this file does", () => {
+    const docs = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
+    const section = docs.slice(
+      docs.indexOf("## Reading the restriction from other services"),
+      docs.indexOf("### When a reader's key is refused"),
+    );
+    for (const line of [
+      "npm install @openfeature/server-sdk @openfeature/ofrep-provider",
+      "OpenFeature.addHooks(ofrepRefusals);",
+      'const probe = await flags.getBooleanDetails(FLAG, false, { targetingKey: "start-up-check" });',
+      "if (probe.errorCode) {",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the docs' code, as text
+      'throw new Error(`restrict-direct-contact cannot be read (${probe.errorCode}${probe.errorMessage ? `: ${probe.errorMessage}` : ""})`);',
+      "if (response?.status === 401 || response?.status === 403) {",
+    ]) {
+      expect({ line, inDocs: section.includes(line) }).toEqual({ line, inDocs: true });
+    }
   });
 
   it("web SDK: the provider cannot start, and every evaluation says PROVIDER_FATAL", async () => {

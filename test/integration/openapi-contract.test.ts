@@ -21,8 +21,9 @@ describe("the OpenAPI document, as tools read it", () => {
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: "/openapi.json", config });
     const found = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`).filter((p) => !p.includes("no-ambiguous-paths"));
     // The contract fixes every path these name. Each pair differs in method or is told apart by the router's
-    // preference for static segments: a pro named "change-requests" or a notification named "events" is
-    // unreachable by those paths, and no such id is ever made (pro ids are the platform's, notification ids UUIDs).
+    // preference for static segments: a pro named "change-requests" or "cohorts" is unreachable by those
+    // paths and goes through the query form, /api/admin/pro-restriction?proId= (issue AD.9), which adds no
+    // ambiguity; a notification named "events" is never made (notification ids are UUIDs).
     const ambiguous = problems.filter((p) => p.ruleId === "no-ambiguous-paths").map((p) => p.message.match(/`[^`]+` and `[^`]+`/)![0]);
     expect(ambiguous.sort()).toEqual(
       [

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { authOpenApi } from "../../server/rest/openapi-auth.js";
@@ -26,6 +27,12 @@ describe("API reference", () => {
     const auth = Object.entries(authOpenApi().paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(auth.length).toBe(4);
     expect(documented.sort()).toEqual([...table, ...producer, ...auth].sort());
+  });
+
+  it("names the service's own version, package.json's, not a number of its own (issue AD.6)", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    const doc = (await t().app.inject({ method: "GET", url: "/openapi.json" })).json();
+    expect(doc.info.version).toBe(version);
   });
 
   it("describes inputs, success statuses, errors and the bearer scheme from the route table and schemas", async () => {

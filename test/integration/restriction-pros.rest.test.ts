@@ -9,6 +9,8 @@ import { newProIds, PASSING_GATES } from "../helpers/fixtures.js";
 import type { Json, RestRequest as Request } from "../helpers/rest.js";
 import { RESTRICTION as BASE, expectCohort, expectStatus, restrictionRest } from "../helpers/restriction-rest.js";
 
+const BY_QUERY = "/api/admin/pro-restriction";
+
 describe("restriction per-pro routes, routing and who may call, over REST", () => {
   const t = useTestApp();
   const { send, ok, fails, admin, createCohort, checkGates, activate, rollback, getPro, registerPros } = restrictionRest(t);
@@ -93,8 +95,8 @@ describe("restriction per-pro routes, routing and who may call, over REST", () =
   describe("authentication and authorization on every route", () => {
     /** One request per route of the table, with inputs that succeed for an admin; in an order that works. */
     async function everyRoute(user: TestUser) {
-      const [proId] = newProIds(1) as [string];
-      await registerPros([proId]);
+      const [proId, byQuery] = newProIds(2) as [string, string];
+      await registerPros([proId, byQuery]);
       const cohort = await createCohort(user, [proId]);
       await checkGates(user, cohort.id);
       const id = cohort.id;
@@ -140,6 +142,17 @@ describe("restriction per-pro routes, routing and who may call, over REST", () =
           method: "POST",
           url: `${BASE}/${proId}/change-requests`,
           payload: { action: "activate" },
+          status: 201,
+        },
+        // The query form (issue AD.9), on a pro of its own: one pending change request per pro.
+        [`GET ${BY_QUERY}`]: { method: "GET", url: `${BY_QUERY}?proId=${byQuery}`, status: 200 },
+        [`GET ${BY_QUERY}/history`]: { method: "GET", url: `${BY_QUERY}/history?proId=${byQuery}`, status: 200 },
+        [`POST ${BY_QUERY}/activate`]: { method: "POST", url: `${BY_QUERY}/activate?proId=${byQuery}`, status: 200 },
+        [`POST ${BY_QUERY}/rollback`]: { method: "POST", url: `${BY_QUERY}/rollback?proId=${byQuery}`, status: 200 },
+        [`POST ${BY_QUERY}/change-requests`]: {
+          method: "POST",
+          url: `${BY_QUERY}/change-requests`,
+          payload: { proId: byQuery, action: "activate" },
           status: 201,
         },
         [`POST ${BASE}/cohorts/:id/change-requests`]: {

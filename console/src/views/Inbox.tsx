@@ -4,12 +4,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { CATEGORIES } from "../../../db/categories.js";
-import { isNotificationUrl } from "../../../server/routers/notifications/urls.js";
 import { type RouterOutputs, trpc } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { Time } from "../components/Time.js";
 import { plural } from "../format.js";
+import { notificationHref } from "../links.js";
 
 type Notification = RouterOutputs["notifications"]["list"]["notifications"][number];
 type Filters = { category: string; search: string };
@@ -37,6 +37,9 @@ export function Inbox() {
     limit: INBOX_PAGE_SIZE,
   };
   const list = useQuery({ ...trpc.notifications.list.queryOptions(input), placeholderData: keepPreviousData });
+  // APP_BASE_URL: where a notification's path leads (null: the path is shown as text). It is set at start-up.
+  const app = useQuery({ ...trpc.notifications.app.queryOptions(), staleTime: Number.POSITIVE_INFINITY });
+  const appBaseUrl = app.data?.appBaseUrl ?? null;
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.notifications.list.pathKey() });
 
   const markRead = useMutation(
@@ -147,6 +150,7 @@ export function Inbox() {
                 <NotificationItem
                   key={n.id}
                   notification={n}
+                  appBaseUrl={appBaseUrl}
                   marking={markRead.isPending && markRead.variables?.id === n.id}
                   onMarkRead={() => {
                     setDone(null);
@@ -236,17 +240,20 @@ function FilterForm({ initial, onApply }: { initial: Filters; onApply(filters: F
 
 function NotificationItem({
   notification: n,
+  appBaseUrl,
   marking,
   onMarkRead,
   onDelete,
 }: {
   notification: Notification;
+  appBaseUrl: string | null;
   marking: boolean;
   onMarkRead(): void;
   onDelete(): void;
 }) {
   const unread = n.readAt === null;
   const url = typeof n.data?.url === "string" ? n.data.url : null;
+  const href = url === null ? null : notificationHref(url, appBaseUrl);
   return (
     <li className={unread ? "inbox-item is-unread" : "inbox-item"}>
       <div className="inbox-item-head">
@@ -270,10 +277,10 @@ function NotificationItem({
         )}
         {url && (
           <span>
-            {/* The service's own rule: a link only where it is https: or a path of the app; older rows stay text. */}
+            {/* A link only where the service's rule allows it (older rows stay text), a path only into APP_BASE_URL. */}
             leads to{" "}
-            {isNotificationUrl(url) ? (
-              <a href={url} rel="noopener noreferrer">
+            {href ? (
+              <a href={href} rel="noopener noreferrer">
                 <code>{url}</code>
               </a>
             ) : (

@@ -2,6 +2,7 @@
 import { mutation, query, subscription } from "../contract.js";
 import {
   adminSubscriptionListOutput,
+  appOutput,
   doneOutput,
   markAllReadOutput,
   notificationPageOutput,
@@ -37,6 +38,7 @@ export const notificationsContract = {
   subscribe: mutation(subscribeOutput, subscribeInput),
   unsubscribe: mutation(doneOutput, unsubscribeInput),
   vapidPublicKey: query(vapidPublicKeyOutput),
+  app: query(appOutput),
   getPreferences: query(preferencesOutput),
   updatePreferences: mutation(preferencesOutput, preferencesPatchInput),
   /** Each event: the caller's unread count, on subscribing and after every change. */

@@ -68,6 +68,12 @@ export const subscribeOutput = z.object({ subscription: subscriptionOutput.descr
 export const vapidPublicKeyOutput = z.object({
   publicKey: z.string().nullable().describe("The applicationServerKey to subscribe with (base64url); null when push is not configured"),
 });
+export const appOutput = z.object({
+  appBaseUrl: z
+    .string()
+    .nullable()
+    .describe("APP_BASE_URL: the platform app's origin, which a notification's path (`/leads/7`) is relative to; null when unset"),
+});
 export const testInAppOutput = z.object({ notification: notificationOutput.describe("The notification created") });
 export const testPushOutput = z.object({
   sent: z.number().int().describe("Subscriptions whose push service accepted the message"),

@@ -20,6 +20,8 @@ export const notificationsRouter = router({
   unsubscribe: authedProcedure.input(c.unsubscribe.input).mutation(unsubscribe),
   /** For browsers that subscribe: the VAPID public key (applicationServerKey), null when unset. */
   vapidPublicKey: authedProcedure.query(({ ctx }) => ({ publicKey: ctx.push.vapid?.publicKey ?? null })),
+  /** Where a notification's path leads: APP_BASE_URL, for every signed-in user's inbox (null when unset). */
+  app: authedProcedure.query(({ ctx }) => ({ appBaseUrl: ctx.appBaseUrl ?? null })),
   getPreferences: authedProcedure.query(getPreferences),
   updatePreferences: authedProcedure.input(c.updatePreferences.input).mutation(updatePreferences),
   /** The caller's unread count on subscribing and after every change (SSE; docs/api.md#live-unread-count). */
