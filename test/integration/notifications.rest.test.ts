@@ -39,7 +39,7 @@ describe("notifications over REST", () => {
   }
 
   it("every row requires a signed-in caller (401 UNAUTHORIZED)", async () => {
-    expect(notificationRoutes.length).toBe(16);
+    expect(notificationRoutes.length).toBe(17);
     for (const route of notificationRoutes) {
       const res = await call(null, route.method, route.path.replace(":id", randomUUID()), {});
       expect(res, `${route.method} ${route.path}`).toEqual({
