@@ -14,7 +14,12 @@ describe("start-up admins' names", () => {
   it("an ADMIN_EMAILS account is named by its address; the ADMIN_EMAIL account by ADMIN_NAME", async () => {
     const suffix = randomBytes(4).toString("hex");
     const [ops, first, second] = [`ops-${suffix}@test.local`, `first-${suffix}@test.local`, `second-${suffix}@test.local`];
-    const config = loadConfig({ ADMIN_EMAIL: ops, ADMIN_NAME: "Ops", ADMIN_EMAILS: `${first},${second}`, ADMIN_PASSWORD: "a-long-admin-password" });
+    const config = loadConfig({
+      ADMIN_EMAIL: ops,
+      ADMIN_NAME: "Ops",
+      ADMIN_EMAILS: `${first},${second}`,
+      ADMIN_PASSWORD: "a-long-admin-password",
+    });
     for (const admin of config.bootstrapAdmins) await ensureBootstrapAdmin(t().db.db, t().auth, admin);
     const rows = await t()
       .db.db.select({ email: users.email, name: users.name, role: users.role })

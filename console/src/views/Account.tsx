@@ -3,9 +3,9 @@
 // or its error takes focus: the button is disabled while it works.
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { useResultFocus } from "../useResultFocus.js";
-import { AuthRequestError, changePassword, revokeOtherSessions, useSession } from "../session.js";
 import { authErrorInWords, type PasswordDraft, passwordProblems } from "../selfHelp.js";
+import { AuthRequestError, changePassword, revokeOtherSessions, useSession } from "../session.js";
+import { useResultFocus } from "../useResultFocus.js";
 import { PASSWORD_LENGTH } from "../userRules.js";
 
 const EMPTY: PasswordDraft = { current: "", next: "", confirm: "" };
@@ -71,7 +71,9 @@ function ChangePassword() {
         value={draft[field]}
         onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
         aria-invalid={shown(field) ? true : undefined}
-        aria-describedby={[hint ? `${ids}-${field}-hint` : "", shown(field) ? `${ids}-${field}-problem` : ""].filter(Boolean).join(" ") || undefined}
+        aria-describedby={
+          [hint ? `${ids}-${field}-hint` : "", shown(field) ? `${ids}-${field}-problem` : ""].filter(Boolean).join(" ") || undefined
+        }
       />
       {hint && (
         <span id={`${ids}-${field}-hint`} className="hint">
