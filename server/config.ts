@@ -238,7 +238,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ]) {
     const email = address.toLowerCase();
     if (e.ADMIN_PASSWORD && !bootstrapAdmins.some((a) => a.email === email)) {
-      bootstrapAdmins.push({ email, password: e.ADMIN_PASSWORD, name: adminName, setting });
+      // ADMIN_NAME is one name: given to every ADMIN_EMAILS account too, the Users list would show rows
+      // nobody can tell apart. Each of those is named by its own address (changeable later).
+      bootstrapAdmins.push({ email, password: e.ADMIN_PASSWORD, name: setting === "ADMIN_EMAILS" ? email : adminName, setting });
     }
   }
   const production = e.NODE_ENV === "production";

@@ -8,6 +8,7 @@ import { UnreadBadge } from "./components/UnreadBadge.js";
 import { proIdFromLocation } from "./links.js";
 import { useSession } from "./session.js";
 import { useHeadingFocus } from "./useHeadingFocus.js";
+import { Account } from "./views/Account.js";
 import { ApiKeys } from "./views/ApiKeys.js";
 import { ApprovalRequest } from "./views/ApprovalRequest.js";
 import { Approvals, pendingRequestsQuery } from "./views/Approvals.js";
@@ -17,6 +18,7 @@ import { Cohorts } from "./views/Cohorts.js";
 import { Deliveries } from "./views/Deliveries.js";
 import { Inbox } from "./views/Inbox.js";
 import { NoAccess } from "./views/NoAccess.js";
+import { Preferences } from "./views/Preferences.js";
 import { ProLookup } from "./views/ProLookup.js";
 import { SignIn, SignOutButton } from "./views/SignIn.js";
 import { TestSender } from "./views/TestSender.js";
@@ -32,8 +34,15 @@ const sections = [
   { href: "/users", label: "Users" },
   { href: "/approvals", label: "Approvals" },
 ];
-/** Everyone signed in has their own inbox: the one section an account that is not an admin sees. */
-const inbox = { href: "/inbox", label: "Inbox" };
+/**
+ * Everyone signed in has their own inbox, notification preferences and account (password, sessions): the
+ * sections an account that is not an admin sees.
+ */
+const own = [
+  { href: "/inbox", label: "Inbox" },
+  { href: "/preferences", label: "Preferences" },
+  { href: "/account", label: "Account" },
+];
 
 function Nav({ admin }: { admin: boolean }) {
   const [location] = useLocation();
@@ -42,7 +51,7 @@ function Nav({ admin }: { admin: boolean }) {
   return (
     <nav aria-label="Sections">
       <ul>
-        {(admin ? [...sections, inbox] : [inbox]).map((s) => {
+        {(admin ? [...sections, ...own] : own).map((s) => {
           const active = location === s.href || location.startsWith(`${s.href}/`);
           return (
             <li key={s.href}>
@@ -80,6 +89,8 @@ function Views() {
       <Route path="/approvals" component={Approvals} />
       <Route path="/approvals/:id">{(params) => <ApprovalRequest key={params.id} id={params.id} />}</Route>
       <Route path="/inbox" component={Inbox} />
+      <Route path="/preferences" component={Preferences} />
+      <Route path="/account" component={Account} />
       <Route>
         <Redirect to="/cohorts" replace />
       </Route>
@@ -87,11 +98,19 @@ function Views() {
   );
 }
 
-/** Anyone signed in has their own inbox; every other view needs a platform admin. */
+/**
+ * Anyone signed in has their own inbox, preferences and account; every other view needs a platform admin.
+ * The console's front door (/console) is the inbox for them, not "No access" one click from it.
+ */
 function NonAdminViews({ email }: { email: string }) {
   return (
     <Switch>
+      <Route path="/">
+        <Redirect to="/inbox" replace />
+      </Route>
       <Route path="/inbox" component={Inbox} />
+      <Route path="/preferences" component={Preferences} />
+      <Route path="/account" component={Account} />
       <Route>
         <NoAccess email={email} />
       </Route>

@@ -4,11 +4,15 @@ import { queryClient, SESSION_KEY } from "./api.js";
 
 export type SessionUser = { id: string; email: string; name: string; role?: string | null };
 
-/** A refusal of better-auth's endpoints: its message and the HTTP status (401 no session, 403 not allowed). */
+/**
+ * A refusal of better-auth's endpoints: its message, the HTTP status (401 no session, 403 not allowed) and
+ * better-auth's code when it gave one (INVALID_PASSWORD, …), which selfHelp.ts puts in words.
+ */
 export class AuthRequestError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    readonly code?: string,
   ) {
     super(message);
     this.name = "AuthRequestError";
@@ -17,8 +21,8 @@ export class AuthRequestError extends Error {
 
 /** better-auth answers errors as `{message, code}` (or the service's envelope for its own limits). */
 async function failure(res: Response): Promise<AuthRequestError> {
-  const body = (await res.json().catch(() => null)) as { message?: string; error?: { message?: string } } | null;
-  return new AuthRequestError(body?.message ?? body?.error?.message ?? `The service answered ${res.status}`, res.status);
+  const body = (await res.json().catch(() => null)) as { message?: string; code?: string; error?: { message?: string } } | null;
+  return new AuthRequestError(body?.message ?? body?.error?.message ?? `The service answered ${res.status}`, res.status, body?.code);
 }
 
 /** A request to better-auth under /api/auth/ (GET without a body, POST with one); throws AuthRequestError. */
@@ -55,4 +59,17 @@ export async function signOut(): Promise<void> {
   // previous user's and goes.
   queryClient.setQueryData(SESSION_KEY, null);
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== SESSION_KEY[0] });
+}
+
+/**
+ * A new password for the signed-in person. The service ends every other session of theirs whatever the
+ * request says (server/auth/better-auth.ts); this one goes on under a new cookie.
+ */
+export async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+  await authFetch("change-password", { currentPassword, newPassword, revokeOtherSessions: true });
+}
+
+/** Ends every session of the signed-in person but this one. */
+export async function revokeOtherSessions(): Promise<void> {
+  await authFetch("revoke-other-sessions", {});
 }

@@ -239,9 +239,10 @@ describe.skipIf(!chromiumFound())("operator console", () => {
     await page.getByLabel("Password").fill(TEST_PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByText(`${user.email} is not a platform admin`).waitFor();
-    // Its navigation holds its own inbox alone (issue U.12), none of the admin views.
+    // Its navigation holds what is its own (issue U.12: the inbox; AD 4: preferences and account), none of
+    // the admin views.
     const links = await page.getByRole("navigation").getByRole("link").allTextContents();
-    expect(links.map((text) => text.trim())).toEqual(["Inbox"]);
+    expect(links.map((text) => text.trim())).toEqual(["Inbox", "Preferences", "Account"]);
     await h.screenshot("13-not-an-admin");
   });
 

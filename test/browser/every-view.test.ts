@@ -106,6 +106,8 @@ describe.skipIf(!chromiumFound())("every view of the console", { timeout: 240_00
     await visit("/approvals", "/approvals", /approvals/i, "every-07-approvals-empty");
     await visit("/inbox", "/inbox", /notifications/i, "every-08-inbox-empty");
     await visit("/users", "/users", /^Users$/, "every-09-users-only-you");
+    await visit("/preferences", "/preferences", /^Notification preferences$/, "every-10-preferences");
+    await visit("/account", "/account", /^Your account$/, "every-10-account");
   });
 
   // A test of its own: the full sweep below takes most of a test's time on a busy machine.
@@ -166,6 +168,8 @@ describe.skipIf(!chromiumFound())("every view of the console", { timeout: 240_00
     await visit("/approvals", "/approvals", /approvals/i, "every-18-approvals");
     await visit("/approvals/:id", `/approvals/${ids.request}`, /rollback/i, "every-19-approval-request");
     await visit("/inbox", "/inbox", /notifications/i, "every-20-inbox");
+    // Billing's push turned off (seedDeliveries): a preference that is not the default.
+    await visit("/preferences", "/preferences", /^Notification preferences$/, "every-20-preferences-changed");
   });
 
   test("the page of an account that is not a platform admin", async () => {
@@ -175,8 +179,13 @@ describe.skipIf(!chromiumFound())("every view of the console", { timeout: 240_00
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(TEST_PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
-    // The inbox (the last view visited) is theirs to read; any admin view says why it is closed to them.
+    // The last view visited is theirs too; the console's front door (/) is their inbox; any admin view says
+    // why it is closed to them.
+    await page.getByRole("heading", { level: 1, name: "Notification preferences" }).waitFor();
+    await page.goto("/console");
     await page.getByRole("heading", { level: 1, name: "Your notifications" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/console/inbox");
+    visited.add("/");
     await page.goto("/console/cohorts");
     await page.getByRole("heading", { level: 1, name: "No access to the operator console" }).waitFor();
     await h.checkView("every-21-not-an-admin");

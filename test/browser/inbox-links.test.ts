@@ -59,7 +59,7 @@ describe.skipIf(!chromiumFound())("the inbox: in the navigation, its links", () 
     await page().getByRole("button", { name: "Sign out" }).click();
   });
 
-  test("an account that is not an admin has a navigation with its inbox alone", async () => {
+  test("an account that is not an admin has a navigation with its own sections alone, the inbox first", async () => {
     user = await h.app().signUp({ name: "Ana Lima" });
     await seedNotifications(h, user);
     await page().getByLabel("Email").waitFor();
@@ -67,7 +67,7 @@ describe.skipIf(!chromiumFound())("the inbox: in the navigation, its links", () 
     await page().getByLabel("Password").fill(TEST_PASSWORD);
     await page().getByRole("button", { name: "Sign in" }).click();
     await page().getByRole("heading", { level: 1, name: "Your notifications" }).waitFor();
-    expect(await nav().getByRole("link").allTextContents()).toEqual(["Inbox"]);
+    expect(await nav().getByRole("link").allTextContents()).toEqual(["Inbox", "Preferences", "Account"]);
     expect(await nav().getByRole("link", { name: "Inbox" }).getAttribute("aria-current")).toBe("page");
   });
 

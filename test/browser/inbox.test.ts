@@ -218,8 +218,8 @@ describe.skipIf(!chromiumFound())("your notifications, the test sender's recipie
     await page().getByRole("button", { name: "Sign in" }).click();
     await expect.poll(focused).toBe("h1:No access to the operator console");
     await page().getByText(`${user.email} is not a platform admin`).waitFor();
-    // Their one section is their inbox (issue U.12).
-    expect(await nav().getByRole("link").allTextContents()).toEqual(["Inbox"]);
+    // Their sections are their own: the inbox (issue U.12), preferences and account (AD 4).
+    expect(await nav().getByRole("link").allTextContents()).toEqual(["Inbox", "Preferences", "Account"]);
     await badge().filter({ hasText: "1 unread" }).waitFor();
     await h.checkView("no-access");
 

@@ -17,7 +17,17 @@ describe("ADMIN_EMAILS", () => {
       ["b@example.com", "ADMIN_EMAILS"],
       ["c@example.com", "ADMIN_EMAILS"],
     ]);
-    expect(config.bootstrapAdmins.every((a) => a.password === PASSWORD && a.name === "Admin")).toBe(true);
+    expect(config.bootstrapAdmins.every((a) => a.password === PASSWORD)).toBe(true);
+  });
+
+  it("names each ADMIN_EMAILS admin by its address, so the Users list tells them apart; ADMIN_EMAIL keeps ADMIN_NAME or Admin", () => {
+    const names = (env: Record<string, string>) => loadConfig({ ADMIN_PASSWORD: PASSWORD, ...env }).bootstrapAdmins.map((a) => a.name);
+    expect(names({ ADMIN_EMAIL: "ops@example.com", ADMIN_EMAILS: "B@example.com,c@example.com" })).toEqual([
+      "Admin",
+      "b@example.com",
+      "c@example.com",
+    ]);
+    expect(names({ ADMIN_EMAIL: "ops@example.com", ADMIN_NAME: "Ops", ADMIN_EMAILS: "b@example.com" })).toEqual(["Ops", "b@example.com"]);
   });
 
   it("works without ADMIN_EMAIL; none when neither is set", () => {
