@@ -200,14 +200,7 @@ export function useConsole(options: ConsoleOptions = {}): ConsoleHarness {
         await p.setViewportSize({ width: 1366, height: 860 });
       }
     },
-    async signIn(email) {
-      const p = need(page, "page");
-      await p.goto("/console");
-      await p.getByLabel("Email").fill(email);
-      await p.getByLabel("Password").fill(TEST_PASSWORD);
-      await p.getByRole("button", { name: "Sign in" }).click();
-      await p.getByRole("heading", { name: "Cohorts", exact: true }).waitFor();
-    },
+    signIn: (email) => signInThrough(need(page, "page"), email),
     pageProblems,
   };
 }
@@ -279,14 +272,7 @@ export function useProcessConsole(): ProcessConsole {
     origin: () => `http://127.0.0.1:${need(port, "port")}`,
     page: () => need(page, "page"),
     admin: () => ({ email, id: need(admin, "admin").id }),
-    async signIn() {
-      const p = need(page, "page");
-      await p.goto("/console");
-      await p.getByLabel("Email").fill(email);
-      await p.getByLabel("Password").fill(TEST_PASSWORD);
-      await p.getByRole("button", { name: "Sign in" }).click();
-      await p.getByRole("heading", { name: "Cohorts", exact: true }).waitFor();
-    },
+    signIn: () => signInThrough(need(page, "page"), email),
     async stop(signal) {
       const s = need(server, "server");
       if (signal === "SIGKILL") await s.kill();
@@ -309,4 +295,13 @@ export function useProcessConsole(): ProcessConsole {
       return res.json();
     },
   };
+}
+
+/** Signs an admin in through the console's form, as a person would, and waits for its first view. */
+async function signInThrough(p: Page, email: string): Promise<void> {
+  await p.goto("/console");
+  await p.getByLabel("Email").fill(email);
+  await p.getByLabel("Password").fill(TEST_PASSWORD);
+  await p.getByRole("button", { name: "Sign in" }).click();
+  await p.getByRole("heading", { name: "Cohorts", exact: true }).waitFor();
 }
