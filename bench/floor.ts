@@ -13,10 +13,10 @@ import postgres from "postgres";
 import { categoryOf } from "../db/categories.js";
 import { sessionTokenHash } from "../server/auth/hashed-session-tokens.js";
 import { bearerSessionToken } from "../server/auth/session.js";
+import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "../server/notifications/limits.js";
 import { evaluate, FLAG_KEY, flagsEtag, matchesEtag, targetingKeyOf } from "../server/ofrep/evaluation.js";
 import { STREAM_TOKEN_TTL_MS, streamToken } from "../server/ofrep/stream-token.js";
 import { urgencyOf } from "../server/push/retry.js";
-import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "../server/routers/notifications/limits.js";
 import { serveForParent } from "./child.js";
 
 type Caller = { id: string; name: string; email: string; role: string };

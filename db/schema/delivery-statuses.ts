@@ -2,6 +2,9 @@
 // the table constrains its column to these, and the procedures' answers describe them without the schema's
 // drizzle types reaching an app that imports AppRouter (test/consumer).
 
+/** How one delivery ended, as the push_deliveries_total metric counts it (server/observability/metrics.ts). */
+export type PushDeliveryResult = "delivered" | "gone" | "failed" | "address_not_allowed";
+
 export const deliveryStatuses = ["queued", "sent", "failed", "gone"] as const;
 
 /**

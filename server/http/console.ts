@@ -6,7 +6,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { projectRoot } from "../../db/project-root.js";
 import { AppError } from "../errors/errors.js";
-import { sendError } from "../rest/errors.js";
+import { sendError } from "../errors/rest.js";
 
 export const defaultConsoleDir = join(projectRoot, "console", "dist");
 

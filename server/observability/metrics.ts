@@ -7,8 +7,8 @@ import type { AddressInfo } from "node:net";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { isQueryTimeout } from "../../db/errors.js";
 import type { DbObserver, DbWorkKind } from "../../db/observe.js";
+import type { PushDeliveryResult } from "../../db/schema/delivery-statuses.js";
 import { type AuditAction, auditActions } from "../../db/schema/index.js";
-import type { PushDeliveryResult } from "../push/answer.js";
 
 export const registry = new Registry();
 

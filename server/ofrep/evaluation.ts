@@ -1,7 +1,7 @@
 // Pure rules of the restriction as an OpenFeature flag (docs/api.md#reading-the-restriction-from-other-services,
 // OFREP: open-feature/protocol service/openapi.yaml). No I/O.
 import { createHash } from "node:crypto";
-import { MAX_PRO_ID_LENGTH } from "../routers/restriction/limits.js";
+import { MAX_PRO_ID_LENGTH } from "../restriction/limits.js";
 
 /** The one flag this service serves. */
 export const FLAG_KEY = "restrict-direct-contact";

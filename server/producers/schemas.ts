@@ -1,11 +1,11 @@
 // The producer API's inputs and answers (docs/api.md#sending-notifications-from-a-service): a batch of 1 to
 // 100 events; each event is checked on its own, so that one bad event is rejected beside the others.
 import { z } from "zod";
-import { noPushOutput } from "../routers/deliveries/schemas.js";
-import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "../routers/notifications/limits.js";
-import { isNotificationUrl, NOTIFICATION_URL_RULE } from "../routers/notifications/urls.js";
-import { nonBlank, storableText } from "../routers/text.js";
-import { firstUnstorableText } from "./json-text.js";
+import { firstUnstorableText } from "../http/json-text.js";
+import { nonBlank, storableText } from "../http/text.js";
+import { noPushOutput } from "../notifications/delivery-schemas.js";
+import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "../notifications/limits.js";
+import { isNotificationUrl, NOTIFICATION_URL_RULE } from "../notifications/urls.js";
 
 export const MAX_EVENTS_PER_BATCH = 100;
 /** The largest `data` object, as JSON. */

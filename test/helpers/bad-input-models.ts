@@ -4,8 +4,8 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { apiKeyScopes, auditActions, auditTargetTypes } from "../../db/schema/index.js";
-import { encodeCursor } from "../../server/routers/audit/cursor.js";
-import { isNotificationUrl } from "../../server/routers/notifications/urls.js";
+import { encodeCursor } from "../../server/audit/listing-cursor.js";
+import { isNotificationUrl } from "../../server/notifications/urls.js";
 import type { TestUser } from "./app.js";
 import {
   type BodyModel,

@@ -4,8 +4,8 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { planFor, reasonCount, reasonProblem, visibleLength } from "../../console/src/actionPlan.js";
-import { emergencyReasonProblem, visibleLength as serviceVisibleLength } from "../../server/routers/restriction/emergency-reason.js";
-import { MAX_ROLLBACK_REASON_LENGTH, MIN_BYPASS_REASON_LENGTH } from "../../server/routers/restriction/limits.js";
+import { emergencyReasonProblem, visibleLength as serviceVisibleLength } from "../../server/restriction/emergency-reason.js";
+import { MAX_ROLLBACK_REASON_LENGTH, MIN_BYPASS_REASON_LENGTH } from "../../server/restriction/limits.js";
 
 describe("planFor", () => {
   test("approvals off: activation is direct, with no reason asked", () => {

@@ -2,8 +2,8 @@
 // characters, letters, digits or punctuation; nothing a reader cannot see counts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { emergencyReasonProblem, visibleLength } from "../../server/routers/restriction/emergency-reason.js";
-import { MIN_BYPASS_REASON_LENGTH } from "../../server/routers/restriction/limits.js";
+import { emergencyReasonProblem, visibleLength } from "../../server/restriction/emergency-reason.js";
+import { MIN_BYPASS_REASON_LENGTH } from "../../server/restriction/limits.js";
 
 /** Characters that are no part of a reason: spaces, format and control characters, a combining mark alone. */
 const INVISIBLE = [

@@ -2,7 +2,7 @@
 // path on the app's own origin. Anything a browser could run or send elsewhere is refused.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isNotificationUrl } from "../../server/routers/notifications/urls.js";
+import { isNotificationUrl } from "../../server/notifications/urls.js";
 
 describe("isNotificationUrl", () => {
   it.each([

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { type ApiKeyScope, apiKeyScopes } from "../../../db/schema/api-key-scopes.js";
-import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH, MAX_API_KEY_PRODUCER_LENGTH } from "../../../server/routers/api-keys/limits.js";
+import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH, MAX_API_KEY_PRODUCER_LENGTH } from "../../../server/accounts/api-key-limits.js";
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";

@@ -2,14 +2,14 @@
 // its own transaction. The secret is returned once and written nowhere: not the table (its hash only), not
 // the audit event, not the logs.
 import { desc, eq, sql } from "drizzle-orm";
-import { sqlState } from "../../../db/errors.js";
-import { type ApiKeyScope, apiKeys } from "../../../db/schema/index.js";
-import { auditSource, recordAudit } from "../../audit/record.js";
-import { KEY_REVOKED_CHANNEL, newSecret, secretHash, secretPrefix } from "../../auth/api-keys.js";
-import { AppError, notFound } from "../../errors/errors.js";
-import type { HandlerArgs } from "../types.js";
-import { isUuid } from "../types.js";
-import type { CreateApiKeyInput } from "./schemas.js";
+import { sqlState } from "../../db/errors.js";
+import { type ApiKeyScope, apiKeys } from "../../db/schema/index.js";
+import { auditSource, recordAudit } from "../audit/record.js";
+import { KEY_REVOKED_CHANNEL, newSecret, secretHash, secretPrefix } from "../auth/api-keys.js";
+import type { HandlerArgs } from "../context.js";
+import { AppError, notFound } from "../errors/errors.js";
+import { isUuid } from "../http/text.js";
+import type { CreateApiKeyInput } from "./api-key-schemas.js";
 
 const DAY_MS = 86_400_000;
 

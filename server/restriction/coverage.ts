@@ -2,8 +2,8 @@
 // change that turned each off. An active cohort reads "Active, 20 pros" while a later rollback of another
 // cohort, or a per-pro rollback, may have switched some of them off: this says which and why.
 import { and, desc, eq, inArray } from "drizzle-orm";
-import { auditEvents, proFlagChanges, proRestrictionStatus, restrictionCohorts } from "../../../db/schema/index.js";
-import type { HandlerArgs } from "../types.js";
+import { auditEvents, proFlagChanges, proRestrictionStatus, restrictionCohorts } from "../../db/schema/index.js";
+import type { HandlerArgs } from "../context.js";
 import { findCohort } from "./cohorts.js";
 import { flagChangeColumns, withActor } from "./history.js";
 

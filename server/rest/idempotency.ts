@@ -14,9 +14,7 @@ import { idempotencyKeys } from "../../db/schema/index.js";
 import type { Auth } from "../auth/better-auth.js";
 import { sessionResolver } from "../auth/session.js";
 import { AppError, IdempotencyKeyReusedError, validationError } from "../errors/errors.js";
-import { afterSettling } from "../memory/fence.js";
-import type { IdentityMemory } from "../memory/identity.js";
-import { sendError, toRestError } from "../rest/errors.js";
+import { sendError, toRestError } from "../errors/rest.js";
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_LIFETIME_MS,
@@ -25,8 +23,10 @@ import {
   requestFingerprint,
   takesIdempotencyKey,
   wellFormedKey,
-} from "./idempotency-key.js";
-import { inKeyedTransaction } from "./keyed-scope.js";
+} from "../http/idempotency-key.js";
+import { inKeyedTransaction } from "../http/keyed-scope.js";
+import { afterSettling } from "../memory/fence.js";
+import type { IdentityMemory } from "../memory/identity.js";
 
 /** The row a request holds while it runs; its expiry (set here, to the millisecond) tells it from a later claim. */
 type Claim = { userId: string; key: string; expiresAt: Date };

@@ -1,10 +1,11 @@
 // The live unread count as a tRPC subscription (notifications.onUnreadCount, over SSE with tRPC's
 // httpSubscriptionLink): the same events as GET /api/notifications/stream, from the same hub.
+
+import type { AuthedContext } from "../context.js";
 import { AppError } from "../errors/errors.js";
+import { onSessionExpiry } from "../live/session-expiry.js";
 import { streamOpened } from "../observability/metrics.js";
-import { countUnread } from "../routers/notifications/inbox.js";
-import type { AuthedContext } from "../routers/types.js";
-import { onSessionExpiry } from "./stream.js";
+import { countUnread } from "./inbox.js";
 
 export async function* unreadCountEvents({ ctx, signal }: { ctx: AuthedContext; signal: AbortSignal | undefined }) {
   const hub = ctx.live;

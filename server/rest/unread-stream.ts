@@ -7,16 +7,15 @@ import type { Db, DbHandle } from "../../db/client.js";
 import { sessionsStillOpen } from "../auth/session.js";
 import type { Context } from "../context.js";
 import { AppError } from "../errors/errors.js";
+import { sendError } from "../errors/rest.js";
 import { heartbeat, onClientLeave, startEventStream } from "../http/event-stream.js";
+import { followChannel } from "../live/change-feed.js";
+import { onSessionExpiry } from "../live/session-expiry.js";
+import { createUnreadHub, type UnreadHub } from "../live/unread-hub.js";
+import { countUnread } from "../notifications/inbox.js";
 import { streamOpened } from "../observability/metrics.js";
-import { sendError } from "../rest/errors.js";
-import { countUnread } from "../routers/notifications/inbox.js";
-import { followChannel } from "./change-feed.js";
-import { createUnreadHub, type UnreadHub } from "./unread-hub.js";
 
 export const STREAM_PATH = "/api/notifications/stream";
-/** setTimeout's largest delay; a session expiring later is checked again when this one fires. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export const unreadCountEvent = (count: number) => `event: unread-count\ndata: ${JSON.stringify({ count })}\n\n`;
 
@@ -48,17 +47,6 @@ export async function createLiveUnreadCounts(
   // Before Fastify waits for in-flight requests: an open stream would otherwise hold shutdown open.
   app.addHook("preClose", async () => hub.closeAll());
   return hub;
-}
-
-/** Calls `close` when the session expires (timers cannot wait longer than ~24.8 days, so it re-arms). */
-export function onSessionExpiry(expiresAt: Date, close: () => void): () => void {
-  let timer: NodeJS.Timeout;
-  const arm = () => {
-    const left = expiresAt.getTime() - Date.now();
-    timer = left <= 0 ? setTimeout(close, 0) : setTimeout(left > MAX_TIMER_MS ? arm : close, Math.min(left, MAX_TIMER_MS));
-  };
-  arm();
-  return () => clearTimeout(timer);
 }
 
 export function registerUnreadCountStream(

@@ -1,13 +1,13 @@
 // Admin test endpoints: create an in-app notification or send a push to any user, inspect and clear
 // push subscriptions. The target user must exist (404 `User <id> not found`).
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { categoryOf } from "../../../db/categories.js";
-import type { Db } from "../../../db/client.js";
-import { notifications, pushSubscriptions, users } from "../../../db/schema/index.js";
-import { auditSource, recordAudit } from "../../audit/record.js";
-import { notFound, VapidNotConfiguredError } from "../../errors/errors.js";
-import { pushTargetColumns } from "../../push/sender.js";
-import type { HandlerArgs } from "../types.js";
+import { categoryOf } from "../../db/categories.js";
+import type { Db } from "../../db/client.js";
+import { notifications, pushSubscriptions, users } from "../../db/schema/index.js";
+import { auditSource, recordAudit } from "../audit/record.js";
+import type { HandlerArgs } from "../context.js";
+import { notFound, VapidNotConfiguredError } from "../errors/errors.js";
+import { pushTargetColumns } from "../push/sender.js";
 import type { TestNotificationInput } from "./schemas.js";
 import type { PushSubscription } from "./subscriptions.js";
 import { type NotificationView, toNotificationView } from "./view.js";

@@ -1,8 +1,8 @@
 // Inputs of the audit procedures: the filters of GET /api/admin/audit (docs/api.md#audit-trail).
 import { z } from "zod";
-import { auditActions, auditTargetTypes } from "../../../db/schema/audit-actions.js";
-import { storableText } from "../text.js";
-import { decodeCursor } from "./cursor.js";
+import { auditActions, auditTargetTypes } from "../../db/schema/audit-actions.js";
+import { storableText } from "../http/text.js";
+import { decodeCursor } from "./listing-cursor.js";
 
 const id = (what: string, example: string) =>
   storableText()

@@ -1,8 +1,8 @@
 // Inputs of the API key procedures (docs/api.md#service-api-keys).
 import { z } from "zod";
-import { apiKeyScopes } from "../../../db/schema/api-key-scopes.js";
-import { nonBlank, storableText } from "../text.js";
-import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH, MAX_API_KEY_PRODUCER_LENGTH } from "./limits.js";
+import { apiKeyScopes } from "../../db/schema/api-key-scopes.js";
+import { nonBlank, storableText } from "../http/text.js";
+import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH, MAX_API_KEY_PRODUCER_LENGTH } from "./api-key-limits.js";
 
 export const createApiKeyInput = z.object({
   name: nonBlank(storableText().max(MAX_API_KEY_NAME_LENGTH, `must be at most ${MAX_API_KEY_NAME_LENGTH} characters`)).meta({

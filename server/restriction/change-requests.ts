@@ -3,18 +3,19 @@
 // approves, and the approval applies the change in its own transaction only when the impact is still the one
 // reviewed (else the request is stale).
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client.js";
-import { sqlState } from "../../../db/errors.js";
-import { auditEvents, changeRequests, restrictionCohorts, users } from "../../../db/schema/index.js";
-import { CHANGE_REQUEST_TTL_HOURS, type ChangeRequestAction, type ChangeRequestStatus } from "../../../db/schema/restriction-values.js";
-import { refuseImpersonation } from "../../accounts/acting.js";
-import { samePerson } from "../../accounts/control.js";
-import { identityDigest } from "../../accounts/identity.js";
-import { changeRole } from "../../accounts/role.js";
-import { isActingAdmin } from "../../accounts/rules.js";
-import { type AuditSource, auditSource, recordAudit } from "../../audit/record.js";
-import { AppError, forbidden, notFound } from "../../errors/errors.js";
-import { type AuthedContext, type HandlerArgs, isUuid } from "../types.js";
+import type { DbOrTx } from "../../db/client.js";
+import { sqlState } from "../../db/errors.js";
+import { auditEvents, changeRequests, restrictionCohorts, users } from "../../db/schema/index.js";
+import { CHANGE_REQUEST_TTL_HOURS, type ChangeRequestAction, type ChangeRequestStatus } from "../../db/schema/restriction-values.js";
+import { refuseImpersonation } from "../accounts/acting.js";
+import { samePerson } from "../accounts/control.js";
+import { identityDigest } from "../accounts/identity.js";
+import { changeRole } from "../accounts/role.js";
+import { isActingAdmin } from "../accounts/rules.js";
+import { type AuditSource, auditSource, recordAudit } from "../audit/record.js";
+import type { AuthedContext, HandlerArgs } from "../context.js";
+import { AppError, forbidden, notFound } from "../errors/errors.js";
+import { isUuid } from "../http/text.js";
 import { applyCohortChange, lockCohort } from "./cohorts.js";
 import { type Impact, sameImpact } from "./impact.js";
 import { impactNow } from "./preview.js";

@@ -2,10 +2,10 @@
 // until changed. A change is one upsert of the categories it names; the answer is always the whole set.
 import { eq, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { CATEGORIES, type Category } from "../../../db/categories.js";
-import type { DbOrTx } from "../../../db/client.js";
-import { notificationPreferences } from "../../../db/schema/index.js";
-import type { HandlerArgs } from "../types.js";
+import { CATEGORIES, type Category } from "../../db/categories.js";
+import type { DbOrTx } from "../../db/client.js";
+import { notificationPreferences } from "../../db/schema/index.js";
+import type { HandlerArgs } from "../context.js";
 import type { PreferencesPatch } from "./schemas.js";
 
 export type ChannelChoice = { inApp: boolean; push: boolean };

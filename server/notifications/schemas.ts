@@ -2,9 +2,9 @@
 // Path ids are plain strings: a non-UUID id is simply not found. Fields carry a description and an example
 // (.meta), which /openapi.json and /docs show.
 import { z } from "zod";
-import { CATEGORIES } from "../../../db/categories.js";
-import { MAX_ENDPOINT_LENGTH } from "../../push/endpoint.js";
-import { nonBlank, storableText } from "../text.js";
+import { CATEGORIES } from "../../db/categories.js";
+import { nonBlank, storableText } from "../http/text.js";
+import { MAX_ENDPOINT_LENGTH } from "../push/endpoint.js";
 import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "./limits.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./pagination.js";
 import { isNotificationUrl, NOTIFICATION_URL_RULE } from "./urls.js";

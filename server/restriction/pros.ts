@@ -1,28 +1,20 @@
 // Per-pro restriction flags: read, list the active ones, and the opt-in / ops-override switch (behind a change
 // request while approvals are required; a rollback never waits).
 import { asc, eq, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "../../../db/client.js";
-import { preparedFor } from "../../../db/prepared.js";
-import { proRestrictionStatus, pros } from "../../../db/schema/index.js";
-import { type AuditSource, auditSource, newAuditEventId, recordAudit } from "../../audit/record.js";
-import { AppError, notFound } from "../../errors/errors.js";
-import type { FlagMemory } from "../../memory/flags.js";
-import { memoryReads } from "../../observability/metrics.js";
-import type { AuthedContext, HandlerArgs } from "../types.js";
+import type { Db, DbOrTx } from "../../db/client.js";
+import { preparedFor } from "../../db/prepared.js";
+import { proRestrictionStatus, pros } from "../../db/schema/index.js";
+import type { NoProStatus, ProStatus } from "../../db/schema/restriction-values.js";
+import { type AuditSource, auditSource, newAuditEventId, recordAudit } from "../audit/record.js";
+import type { AuthedContext, HandlerArgs } from "../context.js";
+import { AppError, notFound } from "../errors/errors.js";
+import type { FlagMemory } from "../memory/flags.js";
+import { memoryReads } from "../observability/metrics.js";
 import { lockStatuses, writeFlags } from "./flags.js";
 import type { Impact } from "./impact.js";
 import { impactOfProActivation } from "./pro-impact.js";
 
-export type ProStatus = {
-  proId: string;
-  restrictionActive: boolean;
-  /** The cohort whose activation or rollback set the flag; null when set per pro. */
-  cohortId: string | null;
-  updatedAt: Date;
-};
-
-/** A pro with no stored status: exactly these two keys (docs/api.md#pro-status). */
-export type NoProStatus = { proId: string; restrictionActive: false };
+export type { NoProStatus, ProStatus };
 
 /** A per-pro change's impact: a cohort's shape, with no cohort. */
 export type ProImpact = Omit<Impact, "cohortId"> & { cohortId: null };

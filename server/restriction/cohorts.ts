@@ -2,9 +2,9 @@
 // event in its own transaction (docs/api.md#audit-trail).
 import { asc, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import type { Db, DbOrTx } from "../../../db/client.js";
-import { sqlState } from "../../../db/errors.js";
-import { communicationLogs, gateChecks, restrictionCohorts } from "../../../db/schema/index.js";
+import type { Db, DbOrTx } from "../../db/client.js";
+import { sqlState } from "../../db/errors.js";
+import { communicationLogs, gateChecks, restrictionCohorts } from "../../db/schema/index.js";
 import {
   type AuditSource,
   auditEventInsert,
@@ -13,9 +13,10 @@ import {
   newAuditEventId,
   recordAudit,
   recordJson,
-} from "../../audit/record.js";
-import { AppError, notFound, validationError } from "../../errors/errors.js";
-import { type AuthedContext, type HandlerArgs, isUuid } from "../types.js";
+} from "../audit/record.js";
+import type { AuthedContext, HandlerArgs } from "../context.js";
+import { AppError, notFound, validationError } from "../errors/errors.js";
+import { isUuid } from "../http/text.js";
 import { emergencyReasonProblem } from "./emergency-reason.js";
 import { flagWriteCtes } from "./flags.js";
 import { activationBlocker, evaluateGates, type GateResult } from "./gates.js";

@@ -2,8 +2,8 @@
 // simply not found (404), never a validation error. Every field carries a description and an example
 // (.meta), which /openapi.json and /docs show.
 import { z } from "zod";
-import { changeRequestStatuses } from "../../../db/schema/restriction-values.js";
-import { nonBlank, storableText } from "../text.js";
+import { changeRequestStatuses } from "../../db/schema/restriction-values.js";
+import { nonBlank, storableText } from "../http/text.js";
 import {
   MAX_CHANGE_REQUEST_TEXT_LENGTH,
   MAX_PRO_ID_LENGTH,

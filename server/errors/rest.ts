@@ -1,8 +1,8 @@
 // The REST door's side of the domain errors: the envelope (docs/api.md#envelope) (or its one bare exception) and the
 // HTTP status, from whatever was thrown.
 import type { FastifyReply } from "fastify";
-import { toAppError } from "../errors/error-mapper.js";
-import { type AppError, type ErrorDetails, type ErrorKind, TooManyRequestsError, VapidNotConfiguredError } from "../errors/errors.js";
+import { toAppError } from "./error-mapper.js";
+import { type AppError, type ErrorDetails, type ErrorKind, TooManyRequestsError, VapidNotConfiguredError } from "./errors.js";
 
 export type ErrorBody = {
   success: false;

@@ -1,10 +1,10 @@
 // The audit log, newest first, filtered and paged by cursor; every filter is answered from an index of
 // audit_events (db/schema/audit.ts).
 import { and, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
-import { auditEvents, proFlagChanges } from "../../../db/schema/index.js";
-import type { HandlerArgs } from "../types.js";
-import { decodeCursor, encodeCursor } from "./cursor.js";
-import { DEFAULT_AUDIT_LIMIT, type ListAuditInput } from "./schemas.js";
+import { auditEvents, proFlagChanges } from "../../db/schema/index.js";
+import type { Db } from "../../db/types.js";
+import { decodeCursor, encodeCursor } from "./listing-cursor.js";
+import { DEFAULT_AUDIT_LIMIT, type ListAuditInput } from "./listing-schemas.js";
 
 type AuditRow = typeof auditEvents.$inferSelect;
 
@@ -37,7 +37,7 @@ export const toAuditEvent = (row: AuditRow): AuditEvent => ({
   details: (row.details as Record<string, unknown> | null) ?? null,
 });
 
-function filters({ ctx, input }: HandlerArgs<ListAuditInput>): SQL[] {
+function filters({ ctx, input }: { ctx: { db: Db }; input: ListAuditInput }): SQL[] {
   const where: SQL[] = [];
   if (input.action) where.push(eq(auditEvents.action, input.action));
   if (input.targetType) where.push(eq(auditEvents.targetType, input.targetType));
@@ -61,7 +61,7 @@ function filters({ ctx, input }: HandlerArgs<ListAuditInput>): SQL[] {
   return where;
 }
 
-export async function listAuditEvents({ ctx, input }: HandlerArgs<ListAuditInput>) {
+export async function listAuditEvents({ ctx, input }: { ctx: { db: Db }; input: ListAuditInput }) {
   const limit = input.limit ?? DEFAULT_AUDIT_LIMIT;
   // One row more than the page tells whether another page follows.
   const rows = await ctx.db

@@ -5,9 +5,9 @@
 // (cohorts.ts); a pro's runs it after lockStatuses (pros.ts). Pro ids travel as one array (db/arrays.ts or
 // the cohort's own column), so 500 pros cost what 1 does to build and send.
 import { asc, type SQL, sql } from "drizzle-orm";
-import { rowsOf, textArray } from "../../../db/arrays.js";
-import type { DbOrTx } from "../../../db/client.js";
-import { proFlagChanges, proRestrictionStatus } from "../../../db/schema/index.js";
+import { rowsOf, textArray } from "../../db/arrays.js";
+import type { DbOrTx } from "../../db/client.js";
+import { proFlagChanges, proRestrictionStatus } from "../../db/schema/index.js";
 
 export type StoredStatus = typeof proRestrictionStatus.$inferSelect;
 

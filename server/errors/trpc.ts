@@ -2,7 +2,7 @@
 // ProcedureError, once; the error formatter (init.ts) reads the AppError back through toAppError, which
 // also reads tRPC's own errors by their code (kindOfTRPCCode).
 import { TRPCError } from "@trpc/server";
-import type { AppError, ErrorDetails, ErrorKind } from "../errors/errors.js";
+import type { AppError, ErrorDetails, ErrorKind } from "./errors.js";
 
 const TRPC_CODE = {
   VALIDATION_ERROR: "BAD_REQUEST",

@@ -2,10 +2,11 @@
 // read from the tables and judged by impactOf (impact.ts); and the same reading for a cohort not yet
 // created (previewNewCohort). Both write nothing.
 import { and, arrayOverlaps, eq, inArray, ne } from "drizzle-orm";
-import type { DbOrTx } from "../../../db/client.js";
-import { proRestrictionStatus, pros, restrictionCohorts } from "../../../db/schema/index.js";
-import { notFound } from "../../errors/errors.js";
-import { type HandlerArgs, isUuid } from "../types.js";
+import type { DbOrTx } from "../../db/client.js";
+import { proRestrictionStatus, pros, restrictionCohorts } from "../../db/schema/index.js";
+import type { HandlerArgs } from "../context.js";
+import { notFound } from "../errors/errors.js";
+import { isUuid } from "../http/text.js";
 import { cohortWithLatestCheck } from "./cohorts.js";
 import { holdStatuses } from "./flags.js";
 import { type CohortAction, type Impact, type ImpactFacts, impactOf } from "./impact.js";

@@ -1,5 +1,5 @@
 // The Notification resource as the API shows it: no deletedAt, and `data` only when it is an object.
-import type { notifications } from "../../../db/schema/index.js";
+import type { notifications } from "../../db/schema/index.js";
 
 export type NotificationRow = typeof notifications.$inferSelect;
 

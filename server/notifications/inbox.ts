@@ -2,13 +2,14 @@
 // soft-deleted rows are invisible everywhere.
 import { and, count, eq, ilike, inArray, isNull, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
-import { categoryFilter } from "../../../db/categories.js";
-import type { Db } from "../../../db/client.js";
-import { preparedFor } from "../../../db/prepared.js";
-import { notificationCounts, notifications } from "../../../db/schema/index.js";
-import { forbidden, notFound } from "../../errors/errors.js";
-import { rememberedCount } from "../../memory/counts.js";
-import { type AuthedContext, type HandlerArgs, isUuid } from "../types.js";
+import { categoryFilter } from "../../db/categories.js";
+import type { Db } from "../../db/client.js";
+import { preparedFor } from "../../db/prepared.js";
+import { notificationCounts, notifications } from "../../db/schema/index.js";
+import type { AuthedContext, HandlerArgs } from "../context.js";
+import { forbidden, notFound } from "../errors/errors.js";
+import { isUuid } from "../http/text.js";
+import { rememberedCount } from "../memory/counts.js";
 import { hasMore, pageWindow } from "./pagination.js";
 import type { ListInput, MarkAllReadInput, RemoveManyInput } from "./schemas.js";
 import { containsPattern } from "./search.js";

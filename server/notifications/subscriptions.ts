@@ -1,11 +1,11 @@
 // The caller's push subscriptions: list the active ones, register (upsert by endpoint, at most
 // PUSH_SUBSCRIPTIONS_PER_USER active), deactivate.
 import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
-import type { Db } from "../../../db/client.js";
-import { pushSubscriptions } from "../../../db/schema/index.js";
-import { auditSource, recordAudit } from "../../audit/record.js";
-import { validationError } from "../../errors/errors.js";
-import type { HandlerArgs } from "../types.js";
+import type { Db } from "../../db/client.js";
+import { pushSubscriptions } from "../../db/schema/index.js";
+import { auditSource, recordAudit } from "../audit/record.js";
+import type { HandlerArgs } from "../context.js";
+import { validationError } from "../errors/errors.js";
 import type { SubscribeInput, UnsubscribeInput } from "./schemas.js";
 
 export type PushSubscription = typeof pushSubscriptions.$inferSelect;

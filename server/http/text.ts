@@ -31,3 +31,8 @@ export const unstorable = (s: string): string | null =>
  */
 export const nonBlank = <T extends z.ZodString>(schema: T): T =>
   schema.refine((s) => s.trim().length > 0, "must not be empty").meta({ minLength: 1, pattern: "\\S" }) as T;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids of cohorts and notifications are UUIDs; anything else cannot exist. */
+export const isUuid = (value: string) => UUID.test(value);

@@ -1,6 +1,6 @@
 // Pure rule for a producer's `data` (a JSON object stored as jsonb): every string in it, key or value, at any
 // depth, must be text PostgreSQL stores as given, as every text field must (server/routers/text.ts).
-import { unstorable } from "../routers/text.js";
+import { unstorable } from "./text.js";
 
 export type UnstorableText = { path: (string | number)[]; message: string };
 

@@ -1,8 +1,8 @@
 // A pro's history (docs/api.md#pro-history): every write of its flag, per pro or by a cohort, newest
 // first, with the flag before, the cohort and who did it. One query over the pro's index range.
 import { desc, eq } from "drizzle-orm";
-import { auditEvents, proFlagChanges, restrictionCohorts } from "../../../db/schema/index.js";
-import type { HandlerArgs } from "../types.js";
+import { auditEvents, proFlagChanges, restrictionCohorts } from "../../db/schema/index.js";
+import type { HandlerArgs } from "../context.js";
 
 export type ProFlagChange = {
   at: Date;

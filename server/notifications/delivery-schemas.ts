@@ -1,7 +1,7 @@
 // Inputs and answers of the admin view of producers' events and their push deliveries.
 import { z } from "zod";
-import { deliveryStatuses, noPushReasons } from "../../../db/schema/delivery-statuses.js";
-import { storableText } from "../text.js";
+import { deliveryStatuses, noPushReasons } from "../../db/schema/delivery-statuses.js";
+import { storableText } from "../http/text.js";
 
 /**
  * Why an event queued no push (server/producers/no-push.ts). Also the producer API's event answer: it lives
