@@ -163,7 +163,7 @@ function fromFastifyError(err: FastifyError): AppError {
 const TRPC_PREFIX = "/trpc";
 
 /**
- * Keyed routes claimed outside one transaction (server/http/idempotency.ts): a test push counts its rate
+ * Keyed routes claimed outside one transaction (server/rest/idempotency.ts): a test push counts its rate
  * limit and sends pushes, a subscription resolves its endpoint's name. Held inside a transaction, forty
  * keyed test pushes took the whole pool and each waited for a second connection (issue Y, finding 3).
  */

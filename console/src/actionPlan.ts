@@ -93,7 +93,7 @@ export function planFor(action: CohortAction, approvals: Approvals, cohortNumber
 
 /**
  * Letters, digits and punctuation: the characters the service counts in an emergency rollback's reason
- * (server/routers/restriction/emergency-reason.ts, which the console may not import; a unit test holds the two equal).
+ * (server/restriction/emergency-reason.ts, which the console may not import; a unit test holds the two equal).
  */
 const VISIBLE = /[\p{L}\p{N}\p{P}]/gu;
 

@@ -12,7 +12,7 @@ export type Explained = {
 
 const UNMET = "Activation blocked by unmet gates: ";
 
-/** One failed gate, as evaluateGates (server/routers/restriction/gates.ts) writes it, in words. */
+/** One failed gate, as evaluateGates (server/restriction/gates.ts) writes it, in words. */
 function gateInWords(failure: string): string {
   const rate = /^response_rate (\S+) < (\S+)$/.exec(failure);
   if (rate) return `the response rate is ${rate[1]}, below the ${rate[2]} it needs`;

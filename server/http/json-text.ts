@@ -1,5 +1,5 @@
 // Pure rule for a producer's `data` (a JSON object stored as jsonb): every string in it, key or value, at any
-// depth, must be text PostgreSQL stores as given, as every text field must (server/routers/text.ts).
+// depth, must be text PostgreSQL stores as given, as every text field must (server/http/text.ts).
 import { unstorable } from "./text.js";
 
 export type UnstorableText = { path: (string | number)[]; message: string };

@@ -59,7 +59,7 @@ export function targetingKeyOf(body: unknown): string | ContextProblem {
   if (typeof key !== "string" || key.trim() === "") {
     return { errorCode: "TARGETING_KEY_MISSING", errorDetails: "context.targetingKey must be the pro id" };
   }
-  // A lone surrogate or NUL names no pro the service could have stored (server/routers/text.ts).
+  // A lone surrogate or NUL names no pro the service could have stored (server/http/text.ts).
   if (key.length > MAX_PRO_ID_LENGTH || key.includes("\u0000") || /\p{Surrogate}/u.test(key)) {
     return {
       errorCode: "INVALID_CONTEXT",

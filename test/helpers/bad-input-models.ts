@@ -94,7 +94,7 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
         invalid: refused("body", times("b", 2001), 5, [], {}, true),
       },
       url: {
-        // An https: URL or a path of the app (server/routers/notifications/urls.ts); empty counts as absent.
+        // An https: URL or a path of the app (server/notifications/urls.ts); empty counts as absent.
         valid: fc
           .oneof(
             fc.constant(null),

@@ -1,4 +1,4 @@
-// The tRPC door of the live unread count (notifications.onUnreadCount, server/live/subscription.ts) keeps
+// The tRPC door of the live unread count (notifications.onUnreadCount, server/notifications/unread-subscription.ts) keeps
 // every change as the SSE door does: a count that arrives while the client still holds the previous event
 // is the next event (only the newest count of a burst matters to a badge), never dropped.
 import { describe, expect, it } from "vitest";

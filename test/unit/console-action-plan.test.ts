@@ -1,6 +1,6 @@
 // The rollout path the console offers in each mode of the service (console/src/actionPlan.ts): with
 // approvals required an activation is only requested and a rollback is direct with a required reason that
-// the console counts exactly as the service does (server/routers/restriction/emergency-reason.ts).
+// the console counts exactly as the service does (server/restriction/emergency-reason.ts).
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { planFor, reasonCount, reasonProblem, visibleLength } from "../../console/src/actionPlan.js";

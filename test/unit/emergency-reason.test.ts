@@ -1,4 +1,4 @@
-// The emergency rollback's reason (server/routers/restriction/emergency-reason.ts): at least 10 visible
+// The emergency rollback's reason (server/restriction/emergency-reason.ts): at least 10 visible
 // characters, letters, digits or punctuation; nothing a reader cannot see counts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

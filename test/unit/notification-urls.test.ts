@@ -1,4 +1,4 @@
-// The links a notification may carry (server/routers/notifications/urls.ts): an absolute https: URL, or a
+// The links a notification may carry (server/notifications/urls.ts): an absolute https: URL, or a
 // path on the app's own origin. Anything a browser could run or send elsewhere is refused.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The rule for text nested in a producer's `data` (server/producers/json-text.ts): the first string, key or
+// The rule for text nested in a producer's `data` (server/http/json-text.ts): the first string, key or
 // value, at any depth, that PostgreSQL cannot store as given, with its path.
 import { describe, expect, it } from "vitest";
 import { firstUnstorableText } from "../../server/http/json-text.js";

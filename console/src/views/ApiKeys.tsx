@@ -163,7 +163,7 @@ type Draft = { name: string; producer: string; scopes: ApiKeyScope[]; days: stri
 type Field = keyof Draft;
 const EMPTY: Draft = { name: "", producer: "", scopes: [], days: "" };
 
-/** What is wrong with each field, in the service's terms (server/routers/api-keys/schemas.ts). */
+/** What is wrong with each field, in the service's terms (server/accounts/api-key-schemas.ts). */
 function problemsOf(draft: Draft): Partial<Record<Field, string>> {
   const days = draft.days.trim();
   const n = Number(days);
