@@ -6,7 +6,6 @@ import type { ProcedureRateLimits } from "./http/rate-limit.js";
 import type { UnreadHub } from "./live/unread-hub.js";
 import type { UnreadCountMemory } from "./memory/counts.js";
 import type { FlagMemory } from "./memory/flags.js";
-import type { IdentityMemory } from "./memory/identity.js";
 import type { PushService } from "./push/sender.js";
 
 /** What the process holds for its whole life. */
