@@ -5,7 +5,7 @@ import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { sql } from "drizzle-orm";
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyError, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import type { Db, DbHandle } from "../db/client.js";
 import type { Relay, RelayOptions } from "../db/outbox-relay.js";
 import { apiKeyVerifier } from "./auth/api-keys.js";
@@ -13,16 +13,15 @@ import { type Auth, mountAuth } from "./auth/better-auth.js";
 import type { Config } from "./config.js";
 import type { Context } from "./context.js";
 import { toAppError } from "./errors/error-mapper.js";
-import { AppError, TooManyRequestsError, UnsupportedMediaTypeError } from "./errors/errors.js";
-import { sendError } from "./errors/rest.js";
-import { normalAuthPath } from "./http/auth-path.js";
+import { AppError } from "./errors/errors.js";
+import { fromFastifyError, sendError } from "./errors/rest.js";
+import { registerRateLimits, registerRequestGuards, SIGN_UP_PATH } from "./http/auth-guards.js";
 import { registerAuthTextGuard } from "./http/auth-text.js";
 import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "./http/json-depth.js";
-import { createFailureBudget, createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
+import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
-import { judgeWrite } from "./http/trusted-writes.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
 import { type RelaySettings, startChangeRelay } from "./live/relay.js";
 import { fenceWrites, startMemory } from "./memory/index.js";
@@ -145,21 +144,6 @@ export const defaultLimits: Limits = {
   ofrepStreamsPerKey: 10_000,
 };
 
-/** Fastify's own errors (body parsing, limits) as the kinds of docs/api.md#errors; anything else via toAppError. */
-function fromFastifyError(err: FastifyError): AppError {
-  switch (err.statusCode) {
-    case 413:
-      return new AppError("PAYLOAD_TOO_LARGE", "Request body is too large");
-    case 415:
-      return new UnsupportedMediaTypeError();
-  }
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    const malformed = err instanceof SyntaxError || err.code === "FST_ERR_CTP_INVALID_JSON_BODY";
-    return new AppError("VALIDATION_ERROR", malformed ? "Malformed JSON body" : err.message);
-  }
-  return toAppError(err);
-}
-
 const TRPC_PREFIX = "/trpc";
 
 /**
@@ -173,84 +157,6 @@ const KEYED_OUTSIDE_TRANSACTION: Readonly<Record<string, KeyedOutside>> = {
 };
 /** Route templates in each request's log lines and metrics; a tRPC call's label is one of the procedures. */
 const requests = requestObserver({ route: `${TRPC_PREFIX}/:path`, procedures: new Set(Object.keys(appRouter._def.procedures)) });
-
-const SIGN_IN_PATH = "/api/auth/sign-in/email";
-/** better-auth's admin plugin endpoints, closed in every case spelling its router might accept. */
-const ADMIN_PLUGIN_PATH = /^\/api\/auth\/admin(\/|$)/i;
-const SIGN_UP_PATH = "/api/auth/sign-up/email";
-
-/**
- * Which request limited at the Fastify door (sign-in and sign-up are no procedures) this is, or null. Only
- * paths in normal form reach better-auth (server/http/auth-path.ts), so this is the path it serves; the
- * case is folded in case its router does.
- */
-function limitedOperation(method: string, url: string): "signIn" | "signUp" | null {
-  const path = normalAuthPath(url)?.toLowerCase();
-  if (method === "POST" && path === SIGN_IN_PATH) return "signIn";
-  if (method === "POST" && path === SIGN_UP_PATH) return "signUp";
-  return null;
-}
-
-/**
- * Refused before anything else runs: a path under /api/auth/ that is not in normal form (400), a write with
- * the session cookie from an untrusted origin (403), a write whose body is not JSON (415).
- */
-function registerRequestGuards(app: FastifyInstance, isTrustedOrigin: (origin: string) => boolean) {
-  app.addHook("onRequest", async (request, reply) => {
-    const authPath = normalAuthPath(request.url);
-    if (authPath === null) {
-      return sendError(reply, new AppError("VALIDATION_ERROR", "Malformed URL: /api/auth/ paths take no dot, empty or %-escaped segments"));
-    }
-    // better-auth's admin endpoints read their input their own way; accounts are the service's own (issue X).
-    if (authPath && ADMIN_PLUGIN_PATH.test(authPath)) {
-      return sendError(
-        reply,
-        new AppError("NOT_FOUND", "Not found: accounts are administered under /api/admin/users (docs/api.md#accounts)"),
-      );
-    }
-    switch (judgeWrite(request, isTrustedOrigin)) {
-      case "untrusted-origin":
-        return sendError(reply, new AppError("FORBIDDEN", "A write with the session cookie must come from a trusted origin"));
-      case "not-json":
-        return sendError(reply, new UnsupportedMediaTypeError());
-    }
-  });
-}
-
-function registerRateLimits(app: FastifyInstance, limits: Limits, store: RateLimitStore) {
-  const limiters = {
-    signIn: createRateLimiter(store, "sign-in", limits.signIn),
-    signUp: createRateLimiter(store, "sign-up", limits.signUp),
-  };
-  const keys = {
-    signIn: (req: FastifyRequest) => `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase()}`,
-    signUp: (req: FastifyRequest) => req.ip,
-  };
-  // One address trying many accounts stays under the per-account limit (53 e-mails sprayed without a 429,
-  // issue X): its failed sign-ins also share one budget per address. A failure is only known from the
-  // answer, so each attempt holds a point until then and gets it back unless better-auth refused it (4xx).
-  const failures = createFailureBudget(store, "sign-in-failures", limits.signInFailuresPerAddress);
-  const holding = new WeakSet<FastifyRequest>();
-  // preHandler: the body (the sign-in address) is parsed by then.
-  app.addHook("preHandler", async (request, reply) => {
-    const operation = limitedOperation(request.method, request.url);
-    if (!operation) return;
-    const verdict = await limiters[operation](keys[operation](request));
-    if (verdict.limited) return sendError(reply, new TooManyRequestsError(verdict.retryAfterSeconds));
-    if (operation !== "signIn") return;
-    const budget = await failures.reserve(request.ip);
-    holding.add(request);
-    if (budget.limited) return sendError(reply, new TooManyRequestsError(budget.retryAfterSeconds));
-  });
-  app.addHook("onResponse", async (request, reply) => {
-    if (!holding.has(request)) return;
-    const status = reply.statusCode;
-    // A success, a server fault or this limit's own 429 is no failed sign-in.
-    if (status < 400 || status >= 500 || status === 429) {
-      await failures.refund(request.ip).catch((err) => request.log.warn({ err }, "sign-in limit: giving a point back failed"));
-    }
-  });
-}
 
 /**
  * TRUST_PROXY as Fastify's trustProxy. Fastify 5 treats a bare number as "trust nothing", so a hop count is
