@@ -58,8 +58,8 @@ const appBaseUrl = z
 const proxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6(), z.enum(["loopback", "linklocal", "uniquelocal"])]);
 
 /**
- * TRUST_PROXY: `false`, a hop count, or the proxies' addresses (docs/scaling.md, "Behind a proxy"). `true`
- * is refused: trusting every hop lets any client write its own X-Forwarded-For.
+ * TRUST_PROXY: `false`, a hop count, or the proxies' addresses (docs/scaling.md, "Running N instances behind
+ * a load balancer"). `true` is refused: trusting every hop lets any client write its own X-Forwarded-For.
  */
 const trustProxy = z
   .string()

@@ -8,7 +8,7 @@ export type PushDeliveryResult = "delivered" | "gone" | "failed" | "address_not_
 export const deliveryStatuses = ["queued", "sent", "failed", "gone"] as const;
 
 /**
- * Why an event queued no push delivery (docs/api.md#sending-notifications-from-a-service), recorded when it
+ * Why an event queued no push delivery (docs/producers.md#sending-notifications-from-a-service), recorded when it
  * is received: the user turned push off for its category, the service has no VAPID keys, or the user had
  * no active push subscription (checked in that order). Null when deliveries were queued.
  */

@@ -1,4 +1,4 @@
-// Notifications from other services (docs/api.md#sending-notifications-from-a-service): each producer's
+// Notifications from other services (docs/producers.md#sending-notifications-from-a-service): each producer's
 // events, kept so that an event sent twice is one notification, and the push deliveries they queued, sent
 // after commit by whichever instance claims them (server/push/delivery-queue.ts).
 import { sql } from "drizzle-orm";

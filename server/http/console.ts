@@ -1,4 +1,4 @@
-// The operator console (docs/api.md#operator-console): the Vite build in console/dist, served at /console
+// The operator console (docs/operators.md#operator-console): the Vite build in console/dist, served at /console
 // on the service's own origin so the better-auth session cookie and Helmet's CSP ('self') apply as is.
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Prometheus metrics (docs/api.md#metrics): one registry for the process, served as text by
+// Prometheus metrics (docs/operators.md#metrics): one registry for the process, served as text by
 // startMetricsServer on METRICS_PORT, never on the API port. The metric objects are made once, when this
 // module is first imported, so any number of apps in one process (tests) count into them and none throws
 // "metric already registered"; a test reads differences, not absolute values.
@@ -75,7 +75,7 @@ export const ofrepStreamsOpen = new Gauge({
   registers: [registry],
 });
 
-/** Why an OFREP request was refused (docs/api.md#what-a-reader-sees-when-its-key-is-refused). */
+/** Why an OFREP request was refused (docs/platform.md#when-a-readers-key-is-refused). */
 export const OFREP_REFUSAL_REASONS = [
   "missing_key",
   "unknown_key",

@@ -1,4 +1,4 @@
-// Pure rules of the restriction as an OpenFeature flag (docs/api.md#reading-the-restriction-from-other-services,
+// Pure rules of the restriction as an OpenFeature flag (docs/platform.md#reading-the-restriction-from-other-services,
 // OFREP: open-feature/protocol service/openapi.yaml). No I/O.
 import { createHash } from "node:crypto";
 import { MAX_PRO_ID_LENGTH } from "../restriction/limits.js";

@@ -1,6 +1,6 @@
 // The restriction served over the OpenFeature Remote Evaluation Protocol (OFREP, open-feature/protocol
 // service/openapi.yaml and ADR 0008), for other services holding a key with `flags:read`
-// (docs/api.md#reading-the-restriction-from-other-services). OFREP's own bodies, not the service's envelope:
+// (docs/platform.md#reading-the-restriction-from-other-services). OFREP's own bodies, not the service's envelope:
 // an OpenFeature SDK's OFREP provider reads them as they are.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";

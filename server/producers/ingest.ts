@@ -1,4 +1,4 @@
-// Taking a producer's batch of events (docs/api.md#sending-notifications-from-a-service): each event is
+// Taking a producer's batch of events (docs/producers.md#sending-notifications-from-a-service): each event is
 // checked on its own and honours its user's preferences; the batch is one transaction whatever its size
 // (one insert each for events, notifications and push deliveries), so 100 events for 100 users are one
 // commit and one round of NOTIFYs. Deliveries are sent after commit by the queue (server/push/delivery-queue.ts).

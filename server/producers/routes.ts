@@ -1,4 +1,4 @@
-// The producer API's door (docs/api.md#sending-notifications-from-a-service): other services with a key
+// The producer API's door (docs/producers.md#sending-notifications-from-a-service): other services with a key
 // holding `notifications:write` send events and read what became of them. The service's envelope, as on
 // every /api path; a key here, never a session.
 import { and, asc, eq } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// The producer API's inputs and answers (docs/api.md#sending-notifications-from-a-service): a batch of 1 to
+// The producer API's inputs and answers (docs/producers.md#sending-notifications-from-a-service): a batch of 1 to
 // 100 events; each event is checked on its own, so that one bad event is rejected beside the others.
 import { z } from "zod";
 import { firstUnstorableText } from "../http/json-text.js";

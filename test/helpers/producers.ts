@@ -1,5 +1,5 @@
 // The producer API as another service calls it: a key with notifications:write, batches of events, and what
-// became of each (docs/api.md#sending-notifications-from-a-service).
+// became of each (docs/producers.md#sending-notifications-from-a-service).
 import { randomBytes } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
 import { insertApiKey, type TestApiKey } from "./api-keys.js";
