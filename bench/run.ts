@@ -21,7 +21,8 @@ import { parseOptions } from "./options.js";
 import { type MemorySamples, measurePgliteMemory, memoryTable, memoryVerdict } from "./pglite-memory.js";
 import { measureProducerIngest, producerIngestTable, producerIngestVerdicts } from "./producer-ingest.js";
 import { measurePropagation, type PropagationResult, propagationTable, propagationVerdicts } from "./propagation.js";
-import { measurePushDrain, pushDrainTable, pushDrainVerdicts } from "./push-drain.js";
+import { measurePushDrain } from "./push-drain.js";
+import { pushDrainTable, pushDrainVerdicts } from "./push-drain-report.js";
 import {
   countsVerdict,
   inProcessTable,
