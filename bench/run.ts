@@ -38,7 +38,9 @@ import { buildScenarios, DEFAULT_TARGETS, type Scenario, type TargetKind } from 
 import { ADMIN_EMAIL, analyzeAll, hotNotificationIds, type Seeded, seedBase, seedNotifications } from "./seed.js";
 import { type RunningServer, startServer } from "./servers.js";
 import { measureStreams, streamsTable, streamsVerdicts } from "./streams.js";
-import { measureWriteCeiling, notificationsPerUser, writeCeilingTable, writeCeilingVerdicts } from "./write-ceiling.js";
+import { measureWriteCeiling } from "./write-ceiling.js";
+import { writeCeilingTable, writeCeilingVerdicts } from "./write-ceiling-report.js";
+import { notificationsPerUser } from "./write-ceiling-setup.js";
 
 const options = parseOptions(process.argv.slice(2), process.env);
 const resultsDir = fileURLToPath(new URL(options.quick ? "results/tmp/" : "results/", import.meta.url));
