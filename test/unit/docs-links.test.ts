@@ -128,3 +128,26 @@ describe("links into the docs", () => {
     expect(brokenPointers()).toEqual([]);
   });
 });
+
+/** The source paths the docs name in backquotes (`server/restriction/cohorts.ts`), without patterns. */
+function namedPaths(markdown: string): string[] {
+  const found = markdown.matchAll(/`((?:server|db|test|console|bench|tools|client-example|patches)\/[\w./-]+)`/g);
+  return [...found].map((m) => m[1]!);
+}
+
+describe("paths in the docs", () => {
+  test("every file or folder the docs name exists, so a newcomer following them finds the code", () => {
+    const docs = [
+      "README.md",
+      "BENCHMARKS.md",
+      ...execFileSync("git", ["ls-files", "docs/*.md"], { cwd: ROOT, encoding: "utf8" }).split("\n"),
+    ];
+    const missing = docs
+      .filter(Boolean)
+      .flatMap((doc) => namedPaths(readFileSync(join(ROOT, doc), "utf8")).map((path) => ({ doc, path })))
+      // Screenshots are written by the browser tests, not kept in git.
+      .filter(({ path }) => !path.startsWith("test/browser/screenshots") && !existsSync(join(ROOT, path)))
+      .map(({ doc, path }) => `${doc}: ${path}`);
+    expect(missing).toEqual([]);
+  });
+});
