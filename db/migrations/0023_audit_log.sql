@@ -31,6 +31,8 @@ CREATE TABLE "audit_unsealed" (
 	"seq" bigint NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "api_keys" DROP CONSTRAINT "api_keys_scopes_known";--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_scopes_known" CHECK ("api_keys"."scopes" <@ array['flags:read', 'notifications:write', 'audit:read']::text[] and cardinality("api_keys"."scopes") > 0);--> statement-breakpoint
 -- The audit log (issue AB, db/schema/audit-log.ts). Every audit event is queued for the sealer by its own
 -- insert, in its change's transaction, whatever code path wrote it; the sealer seals what has committed.
 CREATE FUNCTION "audit_events_queue_for_seal"() RETURNS trigger LANGUAGE plpgsql AS $$
