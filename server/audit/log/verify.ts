@@ -38,29 +38,47 @@ function openAll(files: readonly CheckpointFile[], verifier: Verifier): Signed[]
   return [...bySize.values()].sort((a, b) => a.size - b.size);
 }
 
-/** The published leaf hashes, from leaf 0 as far as the files reach without a gap, checked against the roots. */
+const rootOf = (hashes: readonly Hash[]): Hash => {
+  const frontier = Frontier.empty();
+  for (const hash of hashes) frontier.append(hash);
+  return frontier.root();
+};
+
+/**
+ * The leaf hashes the checkpoints vouch for, from leaf 0: checkpoint by checkpoint, the file of the leaves
+ * it added must hash, with those before, to its root. A later checkpoint whose leaves differ from ones an
+ * earlier checkpoint vouched for is a rewritten history: the earlier one stands, and the leaf is named.
+ */
 function publishedLeaves(files: readonly LeavesFile[], signed: readonly Signed[]): Hash[] {
-  const hashes: Hash[] = [];
-  for (const file of [...files].sort((a, b) => a.from - b.from)) {
+  const vouched: Hash[] = [];
+  const vouchedBy: string[] = [];
+  for (const checkpoint of signed) {
+    if (checkpoint.size <= vouched.length) {
+      if (!rootOf(vouched.slice(0, checkpoint.size)).equals(checkpoint.root)) {
+        fail(`checkpoint ${checkpoint.name}: its root is not the root of the first ${checkpoint.size} leaves other checkpoints vouch for`);
+      }
+      continue;
+    }
+    const file = files.find((f) => f.to === checkpoint.size && f.from <= vouched.length);
+    // No leaves for this one (a directory without them): the export is still checked against its root.
+    if (!file) break;
     if (file.bytes.length !== (file.to - file.from) * 32) fail(`leaf hashes ${file.name}: not ${file.to - file.from} hashes`);
-    if (file.from > hashes.length) break;
-    for (let i = file.from; i < file.to; i++) {
-      const hash = file.bytes.subarray((i - file.from) * 32, (i - file.from + 1) * 32);
-      if (i < hashes.length) {
-        if (!hashes[i]!.equals(hash)) fail(`leaf hashes ${file.name}: leaf ${i} differs from another file's`);
-      } else hashes.push(Buffer.from(hash));
+    const added = Array.from({ length: file.to - file.from }, (_, k) => Buffer.from(file.bytes.subarray(k * 32, (k + 1) * 32)));
+    const candidate = [...vouched.slice(0, file.from), ...added];
+    if (!rootOf(candidate).equals(checkpoint.root))
+      fail(`checkpoint ${checkpoint.name}: the published leaf hashes do not hash to its root`);
+    const differs = vouched.findIndex((hash, i) => !hash.equals(candidate[i]!));
+    if (differs >= 0) {
+      fail(
+        `leaf ${differs}: checkpoint ${checkpoint.name} signs another event than checkpoint ${vouchedBy[differs]} did: the history was rewritten after that was published`,
+      );
+    }
+    for (let i = vouched.length; i < candidate.length; i++) {
+      vouched.push(candidate[i]!);
+      vouchedBy.push(checkpoint.name);
     }
   }
-  // Only hashes a signed root vouches for are used.
-  const frontier = Frontier.empty();
-  let vouched = 0;
-  for (const checkpoint of signed) {
-    if (checkpoint.size > hashes.length) break;
-    while (frontier.size < checkpoint.size) frontier.append(hashes[frontier.size]!);
-    if (!frontier.root().equals(checkpoint.root)) fail(`checkpoint ${checkpoint.name}: the published leaf hashes do not hash to its root`);
-    vouched = checkpoint.size;
-  }
-  return hashes.slice(0, vouched);
+  return vouched;
 }
 
 /** Verifies an export (its lines, in file order) against the checkpoints. */
@@ -76,6 +94,8 @@ export async function verifyLog(input: {
     const published = publishedLeaves(input.leaves, signed);
     const frontier = Frontier.empty();
     let next = 0;
+    // Checkpoints of size 0 hold no leaves: publishedLeaves checked their root.
+    while (next < signed.length && signed[next]!.size === 0) next++;
     for await (const text of input.exportLines) {
       if (text.trim() === "") continue;
       const i = frontier.size;
@@ -104,8 +124,6 @@ export async function verifyLog(input: {
         next++;
       }
     }
-    // Checkpoints of size 0 hold no leaves: the empty export reaches them.
-    while (next < signed.length && signed[next]!.size === 0) next++;
     if (next < signed.length) {
       const short = signed[next]!;
       fail(`leaf ${frontier.size}: missing from the export, which ends there (checkpoint ${short.name} signed ${short.size} leaves)`);
