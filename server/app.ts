@@ -8,6 +8,8 @@ import { sql } from "drizzle-orm";
 import Fastify, { type FastifyError, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import type { Db, DbHandle } from "../db/client.js";
 import type { Relay, RelayOptions } from "../db/outbox-relay.js";
+import { verifierKeyText } from "./audit/log/note.js";
+import { type AuditLogSettings, startAuditLog } from "./audit/log-service.js";
 import { apiKeyVerifier } from "./auth/api-keys.js";
 import { type Auth, mountAuth } from "./auth/better-auth.js";
 import type { Config } from "./config.js";
@@ -37,6 +39,7 @@ import { contextFactory } from "./request-context.js";
 import { registerRestRoutes } from "./rest/adapter.js";
 import { keyCreationReplay } from "./rest/api-key-replay.js";
 import { type KeyedOutside, registerIdempotency } from "./rest/idempotency.js";
+import { registerAuditLogDoor } from "./rest/audit-log.js";
 import { buildOpenApiDocument } from "./rest/openapi.js";
 import { restRoutes } from "./rest/routes.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./rest/unread-stream.js";
@@ -83,6 +86,8 @@ export type AppDeps = {
   retention?: Omit<RetentionOptions, "db" | "onError">;
   /** How long a client may take to send a request (tests shorten them; defaultTimeouts otherwise). */
   timeouts?: Partial<Timeouts>;
+  /** The audit log's sealer and checkpoints (server/audit/log-service.ts); absent, this instance runs none (tests). */
+  auditLog?: AuditLogSettings;
 };
 
 /**
@@ -355,6 +360,15 @@ export async function buildApp(deps: AppDeps) {
   registerRestRoutes(app, restRoutes, restContext, idempotency.runKeyed);
 
   const verifyKey = apiKeyVerifier(deps.db, (err) => app.log.warn({ err }, "API key: recording its last use failed"), memory?.identity);
+  const signer = deps.auditLog?.signer ?? null;
+  registerAuditLogDoor(app, { db: deps.db, verifyKey, createContext, verifierKey: signer && verifierKeyText(signer) });
+  // Closed after the requests in flight: the last seal and checkpoint include their events.
+  const auditLog = deps.auditLog
+    ? startAuditLog(deps.db, deps.auditLog, (err) =>
+        app.log.warn({ err }, "audit log: sealing or a checkpoint failed; the next tick tries again"),
+      )
+    : null;
+  app.addHook("onClose", async () => auditLog?.stop());
   const queue = deps.push.vapid
     ? startDeliveryQueue({
         db: deps.db,

@@ -3,6 +3,7 @@ import { createECDH } from "node:crypto";
 import webpush from "web-push";
 import { z } from "zod";
 import { databaseEnvShape, describeEnvIssues, withoutEmptyValues } from "../db/config.js";
+import { parseSignerKey, type Signer } from "./audit/log/note.js";
 
 const flag = z
   .enum(["true", "false", "1", "0", ""])
@@ -123,6 +124,21 @@ const envSchema = z.object({
   PUSH_SUBSCRIPTIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(20),
   APP_BASE_URL: appBaseUrl,
   RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(30),
+  AUDIT_SIGNING_KEY: z
+    .string()
+    .optional()
+    .transform((v, ctx): Signer | null => {
+      if (v === undefined) return null;
+      try {
+        return parseSignerKey(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  AUDIT_CHECKPOINT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  AUDIT_CHECKPOINT_DIR: z.string().min(1).optional(),
+  AUDIT_CHECKPOINT_URL: z.url({ protocol: /^https?$/, error: "must be an http: or https: URL" }).optional(),
 });
 
 function parseOrigins(value: string | undefined, ctx: z.RefinementCtx): string[] {
@@ -210,6 +226,12 @@ export type Config = {
    */
   trustProxy: false | number | string[];
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  /**
+   * The audit log (docs/api.md#audit-log): AUDIT_SIGNING_KEY signs a checkpoint at most every
+   * AUDIT_CHECKPOINT_SECONDS, written to AUDIT_CHECKPOINT_DIR and/or POSTed to AUDIT_CHECKPOINT_URL. Without a
+   * key the log is still built and its proofs served; nothing is signed or published.
+   */
+  auditLog: { signer: Signer | null; checkpointSeconds: number; destinations: { dir: string | null; url: string | null } };
 };
 
 export class ConfigError extends Error {}
@@ -248,6 +270,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production && e.PLATFORM_ADMIN_EMAILS.length
       ? ["PLATFORM_ADMIN_EMAILS is ignored in production: use ADMIN_EMAIL and ADMIN_PASSWORD"]
       : [];
+  if (!e.AUDIT_SIGNING_KEY && (e.AUDIT_CHECKPOINT_DIR || e.AUDIT_CHECKPOINT_URL)) {
+    warnings.push("AUDIT_CHECKPOINT_DIR/AUDIT_CHECKPOINT_URL are set but AUDIT_SIGNING_KEY is not: no checkpoint is signed or written");
+  }
   const host = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
   const baseUrl = e.BETTER_AUTH_URL ?? `http://${host.includes(":") ? `[${host}]` : host}:${e.PORT}`;
   return {
@@ -286,6 +311,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushAllowPrivateEndpoints: e.PUSH_ALLOW_PRIVATE_ENDPOINTS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    auditLog: {
+      signer: e.AUDIT_SIGNING_KEY,
+      checkpointSeconds: e.AUDIT_CHECKPOINT_SECONDS,
+      destinations: { dir: e.AUDIT_CHECKPOINT_DIR ?? null, url: e.AUDIT_CHECKPOINT_URL ?? null },
+    },
   };
 }
 

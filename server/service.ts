@@ -74,6 +74,7 @@ export async function openService(config: Config, options: { logger?: AppDeps["l
       rateLimitStore: rateLimitStoreFor(handle),
       deliveries: { retryBaseMs: config.pushRetryBaseMs, leaseSeconds: config.pushLeaseSeconds },
       retention: { days: config.retentionDays },
+      auditLog: config.auditLog,
     });
     return { app, handle, bootstrap };
   } catch (err) {

@@ -17,6 +17,8 @@ export const FLOORS = [
   [1, "server/observability/"],
   [1, "server/config.ts"],
   [1, "server/version.ts"],
+  // The audit log's tree, proofs and notes: pure code the offline verifier (tools/audit-verify.ts) shares.
+  [1, "server/audit/log/"],
   [2, "server/audit/"],
   [2, "server/memory/"],
   [2, "server/live/"],

@@ -2,7 +2,7 @@
 // table constrains its column to these, the procedures' schemas accept them, and the operator console lists
 // them (test/unit/console-layers.test.ts allows the console such modules only).
 
-export const apiKeyScopes = ["flags:read", "notifications:write"] as const;
+export const apiKeyScopes = ["flags:read", "notifications:write", "audit:read"] as const;
 export type ApiKeyScope = (typeof apiKeyScopes)[number];
 
 /** The characters of a secret shown in lists, enough to recognise a key: `rk_` and 8 more. */

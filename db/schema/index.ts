@@ -1,5 +1,6 @@
 export * from "./api-keys.js";
 export * from "./audit.js";
+export * from "./audit-log.js";
 export * from "./auth.js";
 export * from "./change-requests.js";
 export * from "./notifications.js";

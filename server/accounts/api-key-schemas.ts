@@ -25,7 +25,7 @@ export const createApiKeyInput = z.object({
     .meta({
       uniqueItems: true,
       description:
-        "What the key may do: flags:read (OFREP, /ofrep/*), notifications:write (the producer API). At least one, none repeated.",
+        "What the key may do: flags:read (OFREP, /ofrep/*), notifications:write (the producer API), audit:read (the audit log export, GET /api/admin/audit/export). At least one, none repeated.",
       examples: [["flags:read"]],
     }),
   expiresInDays: z

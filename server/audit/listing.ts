@@ -3,39 +3,11 @@
 import { and, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { auditEvents, proFlagChanges } from "../../db/schema/index.js";
 import type { Db } from "../../db/types.js";
+import { toAuditEvent } from "./event.js";
 import { decodeCursor, encodeCursor } from "./listing-cursor.js";
 import { DEFAULT_AUDIT_LIMIT, type ListAuditInput } from "./listing-schemas.js";
 
-type AuditRow = typeof auditEvents.$inferSelect;
-
-export type AuditEvent = {
-  id: string;
-  at: Date;
-  actor: { id: string; email: string };
-  action: AuditRow["action"];
-  target: { type: AuditRow["targetType"]; id: string };
-  before: unknown;
-  after: unknown;
-  reason: string | null;
-  requestId: string | null;
-  /** The admin behind an impersonation session the change was made with; null otherwise. */
-  impersonatedBy: { id: string; email: string } | null;
-  details: Record<string, unknown> | null;
-};
-
-export const toAuditEvent = (row: AuditRow): AuditEvent => ({
-  id: row.id,
-  at: row.at,
-  actor: { id: row.actorId, email: row.actorEmail },
-  action: row.action,
-  target: { type: row.targetType, id: row.targetId },
-  before: row.before,
-  after: row.after,
-  reason: row.reason,
-  requestId: row.requestId,
-  impersonatedBy: row.impersonatorId === null ? null : { id: row.impersonatorId, email: row.impersonatorEmail ?? "" },
-  details: (row.details as Record<string, unknown> | null) ?? null,
-});
+export { type AuditEvent, toAuditEvent } from "./event.js";
 
 function filters({ ctx, input }: { ctx: { db: Db }; input: ListAuditInput }): SQL[] {
   const where: SQL[] = [];

@@ -9,6 +9,7 @@ import { eventBatchInput, eventBatchOutput, eventStatusOutput, producerEvent } f
 import { inputSchemaOf, outputSchemaOf } from "../routers/index.js";
 import { SERVICE_VERSION } from "../version.js";
 import { KEY_CREATED_MESSAGE } from "./api-key-replay.js";
+import { auditLogPaths } from "./openapi-audit-log.js";
 import { AUTH_TAG, authOpenApi } from "./openapi-auth.js";
 import type { QueryField } from "./query.js";
 import { type RestRoute, restRoutes } from "./routes.js";
@@ -368,7 +369,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(route, outputs.byProcedure[route.procedure] ?? {});
   }
-  Object.assign(paths, producerPaths());
+  Object.assign(paths, producerPaths(), auditLogPaths());
   const auth = authOpenApi();
   Object.assign(paths, auth.paths);
   return {

@@ -405,6 +405,28 @@ export const auditRoutes = [
     },
     summary: "The audit log of admin changes, newest first, filtered and paged by cursor",
   },
+  {
+    method: "GET",
+    path: "/api/admin/audit/checkpoint",
+    procedure: "audit.checkpoint",
+    summary: "The audit log's newest signed checkpoint (C2SP signed note)",
+  },
+  {
+    method: "GET",
+    path: "/api/admin/audit/proof/inclusion",
+    procedure: "audit.inclusionProof",
+    input: "query",
+    query: { leafIndex: "strict-number", treeSize: "strict-number" },
+    summary: "The RFC 6962 inclusion proof of a leaf in a tree of the audit log",
+  },
+  {
+    method: "GET",
+    path: "/api/admin/audit/proof/consistency",
+    procedure: "audit.consistencyProof",
+    input: "query",
+    query: { from: "strict-number", to: "strict-number" },
+    summary: "The RFC 6962 consistency proof between two trees of the audit log",
+  },
 ] satisfies RestRoute[];
 
 const API_KEYS = "/api/admin/api-keys";

@@ -72,6 +72,8 @@ export type TestAppOptions = {
   trustProxy?: Config["trustProxy"];
   /** Node's bounds on receiving a request (server/app.ts defaultTimeouts otherwise). */
   timeouts?: AppDeps["timeouts"];
+  /** The audit log's sealer and checkpoints; none by default. */
+  auditLog?: AppDeps["auditLog"];
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -111,6 +113,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     deliveries: options.deliveries,
     retention: options.retention,
     timeouts: options.timeouts,
+    auditLog: options.auditLog,
   });
   const answers = checkAnswers(app, () => buildOpenApiDocument() as unknown as OpenApiDocument);
   app.addHook("onClose", async () => {

@@ -8,6 +8,7 @@ import { CATEGORIES } from "../../db/categories.js";
 import { notifications, pushSubscriptions } from "../../db/schema/index.js";
 import { apiKeyOf } from "./api-keys.js";
 import { type TestApp, type TestUser, uniqueCohortNumber } from "./app.js";
+import { auditLogRows } from "./authz-rows-audit-log.js";
 import { userRows } from "./authz-rows-users.js";
 import { insertChangeRequest, OTHER_ADMIN } from "./change-requests.js";
 import { freshId, insertCohort, type Personas, PUSH_KEYS, registeredPro } from "./fixtures.js";
@@ -350,6 +351,7 @@ export function procedureRows(context: () => MatrixContext): { [P in ProcedurePa
     "notifications.testListSubscriptions": { access: "admin", prepare: none },
     "notifications.testClearSubscriptions": { access: "admin", prepare: none },
     ...userRows(context),
+    ...auditLogRows(context),
   };
 }
 
@@ -378,6 +380,9 @@ export const restRows: Record<string, { procedure: ProcedurePath; status: 200 | 
   [`GET ${R}/:proId`]: { procedure: "restriction.getPro", status: 200 },
   [`GET ${R}/:proId/history`]: { procedure: "restriction.proHistory", status: 200 },
   "GET /api/admin/audit": { procedure: "audit.list", status: 200 },
+  "GET /api/admin/audit/checkpoint": { procedure: "audit.checkpoint", status: 200 },
+  "GET /api/admin/audit/proof/inclusion": { procedure: "audit.inclusionProof", status: 200 },
+  "GET /api/admin/audit/proof/consistency": { procedure: "audit.consistencyProof", status: 200 },
   "POST /api/admin/api-keys": { procedure: "apiKeys.create", status: 201 },
   "GET /api/admin/api-keys": { procedure: "apiKeys.list", status: 200 },
   "GET /api/admin/deliveries": { procedure: "deliveries.recent", status: 200 },

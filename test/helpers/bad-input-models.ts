@@ -25,6 +25,7 @@ import {
   validOf,
 } from "./bad-input-arbitraries.js";
 import { accountModels } from "./bad-input-models-accounts.js";
+import { auditLogModels } from "./bad-input-models-audit-log.js";
 import { keyOfLength } from "./fixtures.js";
 
 export const R = "/api/admin/restriction";
@@ -467,5 +468,6 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
     },
     [`DELETE ${K}/:id`]: { params: { id: () => segments([], true) } },
     ...accountModels(() => pools.userIds),
+    ...auditLogModels,
   };
 }

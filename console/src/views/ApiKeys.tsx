@@ -17,6 +17,7 @@ type Created = { name: string; secret: string };
 const scopeHints: Record<ApiKeyScope, string> = {
   "flags:read": "reads the restriction flag over OFREP (/ofrep/*)",
   "notifications:write": "sends notifications to users (the producer API)",
+  "audit:read": "reads the audit log export (GET /api/admin/audit/export), e.g. for a SIEM",
 };
 
 export function ApiKeys() {
