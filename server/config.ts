@@ -3,6 +3,7 @@ import { createECDH } from "node:crypto";
 import webpush from "web-push";
 import { z } from "zod";
 import { databaseEnvShape, describeEnvIssues, withoutEmptyValues } from "../db/config.js";
+import { appleRefusesSubject, VAPID_SUBJECT_RULE, vapidSubjectProblem } from "./push/vapid-subject.js";
 
 const flag = z
   .enum(["true", "false", "1", "0", ""])
@@ -89,7 +90,7 @@ const envSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   VAPID_SUBJECT: z
     .string()
-    .regex(/^(mailto:.+|https:\/\/.+)$/, "must be a mailto: or https: URL")
+    .refine((subject) => vapidSubjectProblem(subject) === null, VAPID_SUBJECT_RULE)
     .optional(),
   NODE_ENV: z.string().optional(),
   PLATFORM_ADMIN_EMAILS: list,
@@ -248,6 +249,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production && e.PLATFORM_ADMIN_EMAILS.length
       ? ["PLATFORM_ADMIN_EMAILS is ignored in production: use ADMIN_EMAIL and ADMIN_PASSWORD"]
       : [];
+  const vapid = parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT);
+  if (vapid && appleRefusesSubject(vapid.subject)) {
+    warnings.push(
+      `VAPID_SUBJECT ${e.VAPID_SUBJECT ? `"${vapid.subject}"` : `is unset (so "${vapid.subject}")`}: Apple's push service refuses a placeholder host (403 BadJwtToken), so pushes to Safari and iOS are not sent; use a real mailto: address or https: URL`,
+    );
+  }
   const host = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
   const baseUrl = e.BETTER_AUTH_URL ?? `http://${host.includes(":") ? `[${host}]` : host}:${e.PORT}`;
   return {
@@ -270,7 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionDays: e.RETENTION_DAYS,
     authSecret: e.BETTER_AUTH_SECRET,
     baseUrl,
-    vapid: parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT),
+    vapid,
     production,
     platformAdminEmails: production ? [] : e.PLATFORM_ADMIN_EMAILS.map((s) => s.toLowerCase()),
     bootstrapAdmin:

@@ -2,7 +2,14 @@
 // the table constrains its column to these, and the procedures' answers describe them without the schema's
 // drizzle types reaching an app that imports AppRouter (test/consumer).
 
-export const deliveryStatuses = ["queued", "sent", "failed", "gone"] as const;
+/**
+ * `superseded`: a newer delivery for the same subscription and topic came before this one was sent, so it
+ * never is (server/push/collapse.ts).
+ */
+export const deliveryStatuses = ["queued", "sent", "failed", "gone", "superseded"] as const;
+
+/** What a service worker or page reports with a delivery's receipt (server/push/receipts.ts). */
+export const receiptStages = ["displayed", "clicked"] as const;
 
 /**
  * Why an event queued no push delivery (docs/api.md#sending-notifications-from-a-service), recorded when it
