@@ -80,7 +80,7 @@ export async function writeDeliveries(
                 ${column((r) => JSON.stringify(r.payload))}, ${column((r) => r.urgency)}, ${column((r) => r.topic)},
                 ${column((_r, i) => (collapsedHere.has(i) ? "superseded" : "queued"))})
          as d(id, producer, event_id, subscription_id, payload, urgency, topic, status)`);
-  return { written: rows.length, queued: rows.length - collapsedHere.size, superseded: supersededEarlier + collapsedHere.size };
+  return { written: rows.length, queued: rows.length - collapsedHere.size, superseded: supersededEarlier.length + collapsedHere.size };
 }
 
 /**

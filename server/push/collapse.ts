@@ -32,17 +32,17 @@ export function supersededInBatch(deliveries: readonly Collapsible[]): Set<numbe
 
 /**
  * Marks superseded the queued, unleased deliveries of these subscription and topic pairs, in the transaction
- * that queues their newer ones. Answers how many. Rows are locked one by one as updated, so a claim that
+ * that queues their newer ones. Answers their ids. Rows are locked one by one as updated, so a claim that
  * commits first wins (its lease is then live and the row is skipped), and a claim after finds it superseded.
  */
-export async function supersedeQueued(tx: Db, pairs: readonly Collapsible[]): Promise<number> {
+export async function supersedeQueued(tx: Db, pairs: readonly Collapsible[]): Promise<string[]> {
   const wanted = new Map<string, Set<string>>();
   for (const { subscriptionId, topic } of pairs) {
     if (!topic) continue;
     wanted.set(topic, (wanted.get(topic) ?? new Set()).add(subscriptionId));
   }
-  if (!wanted.size) return 0;
-  let count = 0;
+  if (!wanted.size) return [];
+  const superseded: string[] = [];
   // Grouped by topic: one statement per topic in the batch (a batch is at most 100 events).
   for (const [topic, subscriptions] of wanted) {
     const rows = await tx
@@ -57,7 +57,7 @@ export async function supersedeQueued(tx: Db, pairs: readonly Collapsible[]): Pr
         ),
       )
       .returning({ id: pushDeliveries.id });
-    count += rows.length;
+    superseded.push(...rows.map((r) => r.id));
   }
-  return count;
+  return superseded;
 }
