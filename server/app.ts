@@ -31,6 +31,8 @@ import { requestForLog } from "./observability/request-log.js";
 import { requestObserver } from "./observability/request-metrics.js";
 import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
 import { registerOfrep } from "./ofrep/routes.js";
+import { pushExtrasOf, receiptCorsOptions } from "./producers/push-setup.js";
+import { RECEIPTS_PATH, registerReceiptRoute } from "./producers/receipt-route.js";
 import { type RetentionOptions, startRetention } from "./producers/retention.js";
 import { registerProducerRoutes } from "./producers/routes.js";
 import { startDeliveryQueue } from "./push/delivery-queue.js";
@@ -116,6 +118,8 @@ export type Limits = {
   signUp: Window;
   /** Admin test pushes per caller (user id), through either door (the procedure's rateLimited middleware). */
   testPush: Window;
+  /** Delivery receipts per client address (POST /api/notifications/receipts, no session). */
+  receipts: Window;
   /** Largest request body, in bytes. */
   bodyBytes: number;
   /** Live unread-count streams (SSE and tRPC) one user may have open on this instance (STREAMS_PER_USER). */
@@ -140,6 +144,7 @@ export const defaultLimits: Limits = {
   signInFailuresPerAddress: { max: 60, timeWindowMs: 60_000 },
   signUp: { max: 10, timeWindowMs: 60_000 },
   testPush: { max: 30, timeWindowMs: 60_000 },
+  receipts: { max: 600, timeWindowMs: 60_000 },
   bodyBytes: 1024 * 1024,
   streamsPerUser: 32,
   pushSubscriptionsPerUser: 20,
@@ -246,11 +251,16 @@ export async function buildApp(deps: AppDeps) {
     jsonParser(request, text, done);
   });
 
-  await app.register(cors, {
+  const apiCors = {
     origin: deps.config.corsOrigins.length ? deps.config.corsOrigins : false,
     credentials: true,
     // ETag: a page on another origin reading the flag (the OFREP web provider) gets its 304s too.
     exposedHeaders: ["set-auth-token", "x-request-id", "idempotent-replayed", "etag"],
+  };
+  // Receipts come from the app's service worker and pages (APP_BASE_URL), never with credentials.
+  const receiptCors = receiptCorsOptions(deps.config.corsOrigins, deps.config.appBaseUrl ?? null);
+  await app.register(cors, {
+    delegator: (req, callback) => callback(null, req.url?.split("?", 1)[0] === RECEIPTS_PATH ? receiptCors : apiCors),
   });
 
   app.setErrorHandler((err: FastifyError, _request, reply) => sendError(reply, fromFastifyError(err)));
@@ -318,6 +328,7 @@ export async function buildApp(deps: AppDeps) {
     : null;
   app.addHook("onClose", async () => relay?.stop());
 
+  const pushLinks = { appBaseUrl: deps.config.appBaseUrl ?? null, inboxUrl: new URL("/console/inbox", publicBaseUrl(deps)).href };
   const rateLimits = { testPush: createRateLimiter(rateLimitStore, "test-push", limits.testPush) };
   const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen, maxStreamsPerUser: limits.streamsPerUser });
   const createContext = contextFactory(
@@ -331,6 +342,7 @@ export async function buildApp(deps: AppDeps) {
       approvals: deps.config.approvals,
       signUp: deps.config.signUp,
       appBaseUrl: deps.config.appBaseUrl,
+      pushLinks,
       pushSubscriptionsPerUser: limits.pushSubscriptionsPerUser,
     },
     deps.auth,
@@ -392,7 +404,19 @@ export async function buildApp(deps: AppDeps) {
       })
     : null;
   app.addHook("onClose", async () => retention?.stop());
-  registerProducerRoutes(app, { db: deps.db, push: deps.push, verifyKey, queued: () => queue?.wake(), unreadCounts: memory?.unreadCounts });
+  const pushExtras = pushExtrasOf(deps.push, pushLinks);
+  registerProducerRoutes(app, {
+    db: deps.db,
+    ingestPush: pushExtras,
+    verifyKey,
+    queued: () => queue?.wake(),
+    unreadCounts: memory?.unreadCounts,
+  });
+  registerReceiptRoute(app, {
+    db: deps.db,
+    tokens: pushExtras?.tokens ?? null,
+    limiter: createRateLimiter(rateLimitStore, "push-receipt", limits.receipts),
+  });
 
   const onFlagError = (err: unknown) => app.log.warn({ err }, "OFREP: reading a flag change failed");
   const flagChanges = createFlagChangeHub(deps.db, onFlagError, {

@@ -6,6 +6,7 @@ import type { ProcedureRateLimits } from "./http/rate-limit.js";
 import type { UnreadHub } from "./live/unread-hub.js";
 import type { UnreadCountMemory } from "./memory/counts.js";
 import type { FlagMemory } from "./memory/flags.js";
+import type { PayloadLinks } from "./push/payload.js";
 import type { PushService } from "./push/sender.js";
 
 /** What the process holds for its whole life. */
@@ -24,6 +25,8 @@ export type Services = {
   approvals?: "off" | "required";
   /** APP_BASE_URL: the platform app's origin, for the console's links to a notification's path (none when absent). */
   appBaseUrl?: string | null;
+  /** Where a push's `navigate` leads (server/push/payload.ts): APP_BASE_URL and the console's inbox. */
+  pushLinks?: PayloadLinks;
   /** SIGN_UP, shown to the console (open when absent). */
   signUp?: "open" | "closed";
   /** PUSH_SUBSCRIPTIONS_PER_USER: active push subscriptions per user (20 when absent). */

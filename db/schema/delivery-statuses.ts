@@ -5,7 +5,14 @@
 /** How one delivery ended, as the push_deliveries_total metric counts it (server/observability/metrics.ts). */
 export type PushDeliveryResult = "delivered" | "gone" | "failed" | "address_not_allowed";
 
-export const deliveryStatuses = ["queued", "sent", "failed", "gone"] as const;
+/**
+ * `superseded`: a newer delivery for the same subscription and topic came before this one was sent, so it
+ * never is (server/push/collapse.ts).
+ */
+export const deliveryStatuses = ["queued", "sent", "failed", "gone", "superseded"] as const;
+
+/** What a service worker or page reports with a delivery's receipt (server/push/receipts.ts). */
+export const receiptStages = ["displayed", "clicked"] as const;
 
 /**
  * Why an event queued no push delivery (docs/producers.md#sending-notifications-from-a-service), recorded when it

@@ -5,9 +5,10 @@ import { categoryOf } from "../../db/categories.js";
 import type { Db } from "../../db/client.js";
 import { notifications, pushSubscriptions, users } from "../../db/schema/index.js";
 import { auditSource, recordAudit } from "../audit/record.js";
-import type { HandlerArgs } from "../context.js";
 import { notFound, VapidNotConfiguredError } from "../errors/errors.js";
 import { pushTargetColumns } from "../push/sender.js";
+import { testPushPayload } from "../push/test-payload.js";
+import type { HandlerArgs } from "../context.js";
 import type { TestNotificationInput } from "./schemas.js";
 import type { PushSubscription } from "./subscriptions.js";
 import { type NotificationView, toNotificationView } from "./view.js";
@@ -60,7 +61,11 @@ export async function sendTestPush({ ctx, input }: HandlerArgs<TestNotificationI
     .from(pushSubscriptions)
     .where(and(eq(pushSubscriptions.userId, input.targetUserId), eq(pushSubscriptions.isActive, true)))
     .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
-  const outcomes = await ctx.push.send(targets, { title: input.title, body: input.body, url: input.url });
+  const payload = testPushPayload(
+    input,
+    ctx.pushLinks ?? { appBaseUrl: ctx.appBaseUrl ?? null, inboxUrl: "http://localhost/console/inbox" },
+  );
+  const outcomes = await ctx.push.send(targets, payload, { topic: input.topic });
 
   const goneIds = outcomes.filter((o) => o.gone).map((o) => o.subscriptionId);
   const sent = outcomes.filter((o) => o.ok).length;

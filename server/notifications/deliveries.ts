@@ -1,6 +1,7 @@
 // Producers' recent events and what became of their pushes, for operators (the console's Deliveries view).
 import { and, asc, desc, eq, or, type SQL, sql } from "drizzle-orm";
 import { notificationEvents, pushDeliveries, users } from "../../db/schema/index.js";
+import { funnelOf, producerFunnels } from "../push/funnel.js";
 import type { HandlerArgs } from "../context.js";
 import type { RecentEventsInput } from "./delivery-schemas.js";
 
@@ -30,7 +31,9 @@ export async function recentEvents({ ctx, input }: HandlerArgs<RecentEventsInput
         .where(or(...events.map(({ event: e }) => and(eq(pushDeliveries.producer, e.producer), eq(pushDeliveries.eventId, e.eventId)))))
         .orderBy(asc(pushDeliveries.createdAt), asc(pushDeliveries.subscriptionId))
     : [];
+  const ofEvent = (e: (typeof events)[number]["event"]) => deliveries.filter((d) => d.producer === e.producer && d.eventId === e.eventId);
   return {
+    producers: producerFunnels(deliveries),
     events: events.map(({ event: e, userEmail, userName }) => ({
       producer: e.producer,
       eventId: e.eventId,
@@ -40,17 +43,19 @@ export async function recentEvents({ ctx, input }: HandlerArgs<RecentEventsInput
       notificationId: e.notificationId,
       createdAt: e.createdAt,
       noPush: e.noPush,
-      deliveries: deliveries
-        .filter((d) => d.producer === e.producer && d.eventId === e.eventId)
-        .map((d) => ({
-          subscriptionId: d.subscriptionId,
-          status: d.status,
-          attempts: d.attempts,
-          lastStatusCode: d.lastStatusCode,
-          lastError: d.lastError,
-          nextAttemptAt: d.nextAttemptAt,
-          sentAt: d.sentAt,
-        })),
+      funnel: funnelOf(ofEvent(e)),
+      deliveries: ofEvent(e).map((d) => ({
+        subscriptionId: d.subscriptionId,
+        status: d.status,
+        attempts: d.attempts,
+        lastStatusCode: d.lastStatusCode,
+        lastError: d.lastError,
+        nextAttemptAt: d.nextAttemptAt,
+        sentAt: d.sentAt,
+        topic: d.topic,
+        displayedAt: d.displayedAt,
+        clickedAt: d.clickedAt,
+      })),
     })),
   };
 }

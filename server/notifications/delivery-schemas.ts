@@ -1,6 +1,7 @@
 // Inputs and answers of the admin view of producers' events and their push deliveries.
 import { z } from "zod";
 import { deliveryStatuses, noPushReasons } from "../../db/schema/delivery-statuses.js";
+import { producerFunnelOutput, pushFunnelOutput } from "../push/funnel.js";
 import { storableText } from "../http/text.js";
 
 /**
@@ -44,12 +45,15 @@ const instant = (what: string) => z.date().describe(`${what} (ISO 8601 date-time
 
 export const deliveryOutput = z.object({
   subscriptionId: z.string().describe("The push subscription"),
-  status: z.enum(deliveryStatuses).describe("queued, sent, failed or gone (docs/api.md#durable-push-delivery)"),
+  status: z.enum(deliveryStatuses).describe("queued, sent, failed, gone or superseded (docs/api.md#durable-push-delivery)"),
   attempts: z.number().int().describe("Attempts made"),
   lastStatusCode: z.number().int().nullable().describe("The push service's status at the last attempt"),
   lastError: z.string().nullable().describe("What went wrong at the last attempt"),
   nextAttemptAt: instant("When a queued delivery is next tried"),
   sentAt: instant("When it was sent").nullable().describe("When the push service accepted it"),
+  topic: z.string().nullable().describe("Its RFC 8030 topic; null when the event had none"),
+  displayedAt: instant("When it was displayed").nullable().describe("When a service worker reported showing it (a click implies it)"),
+  clickedAt: instant("When it was clicked").nullable().describe("When a click on it was reported"),
 });
 
 export const recentEventsOutput = z.object({
@@ -65,9 +69,11 @@ export const recentEventsOutput = z.object({
         createdAt: instant("When it was received"),
         noPush: noPushOutput,
         deliveries: z.array(deliveryOutput).describe("Its push deliveries"),
+        funnel: pushFunnelOutput,
       }),
     )
     .describe("Producers' events, newest first"),
+  producers: z.array(producerFunnelOutput).describe("Per producer, the funnel of the events listed"),
 });
 
 export type RecentEventsInput = z.infer<typeof recentEventsInput>;

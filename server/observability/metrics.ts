@@ -164,6 +164,15 @@ export const pushDeliveries = new Counter({
   registers: [registry],
 });
 
+/** The push funnel (docs/api.md#delivery-receipts): each delivery counted once per stage it reaches. */
+export const pushFunnel = new Counter({
+  name: "push_funnel_total",
+  help: "Push deliveries by the stage they reached: queued, accepted (by the push service), displayed, clicked, or superseded (collapsed unsent)",
+  labelNames: ["stage"] as const,
+  registers: [registry],
+});
+export type PushFunnelStage = "queued" | "accepted" | "displayed" | "clicked" | "superseded";
+
 export const auditEventsRecorded = new Counter({
   name: "audit_events_total",
   help: "Audit events committed, by action",
@@ -181,6 +190,7 @@ for (const kind of dbWorkKinds) {
   dbQueryTimeouts.inc({ kind }, 0);
 }
 for (const result of pushResults) pushDeliveries.inc({ result }, 0);
+for (const stage of ["queued", "accepted", "displayed", "clicked", "superseded"] as const) pushFunnel.inc({ stage }, 0);
 for (const action of auditActions) auditEventsRecorded.inc({ action }, 0);
 
 /**
@@ -197,6 +207,9 @@ export function streamOpened(gauge: Gauge = notificationStreamsOpen): () => void
 }
 
 export const countPushDelivery = (result: PushDeliveryResult) => pushDeliveries.inc({ result });
+export const countPushStage = (stage: PushFunnelStage, by = 1) => {
+  if (by > 0) pushFunnel.inc({ stage }, by);
+};
 export const countAuditEvent = (action: AuditAction) => auditEventsRecorded.inc({ action });
 
 /** The database layer's observer (db/observe.ts): work in flight and how long it took. */

@@ -18,7 +18,13 @@ export type EventStatus = {
     lastStatusCode: number | null;
     lastError: string | null;
     sentAt: string | null;
+    topic: string | null;
+    displayedAt: string | null;
+    clickedAt: string | null;
   }[];
+  funnel: Record<"queued" | "accepted" | "displayed" | "clicked", { count: number; firstAt: string | null; lastAt: string | null }> & {
+    superseded: number;
+  };
 };
 
 export const newEventId = () => `evt-${randomBytes(6).toString("hex")}`;
