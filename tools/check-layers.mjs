@@ -20,6 +20,8 @@ export const FLOORS = [
   // The audit log's tree, proofs and notes: pure code the offline verifier (tools/audit-verify.ts) shares.
   [1, "server/audit/log/"],
   [2, "server/audit/"],
+  // Apple's rule for VAPID_SUBJECT: pure, and read by the configuration at start.
+  [1, "server/push/vapid-subject.ts"],
   [2, "server/memory/"],
   [2, "server/live/"],
   [2, "server/push/"],
