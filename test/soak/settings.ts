@@ -39,8 +39,8 @@ export const SEED = intSetting("SOAK_SEED", 1, 0, 2 ** 31 - 1);
 export const INSTANCES = intSetting("SOAK_INSTANCES", 3, 2, 3);
 /** SOAK_FAULT_EVERY_SECONDS: the mean gap between one fault's heal and the next fault (default 6; 0: no faults). */
 export const FAULT_EVERY_SECONDS = intSetting("SOAK_FAULT_EVERY_SECONDS", 6, 0, 600);
-/** SOAK_DB_DEADLINE_SECONDS: the instances' DB_QUERY_TIMEOUT_SECONDS (default 2), which the table-lock fault outlasts. */
-export const DB_DEADLINE_SECONDS = intSetting("SOAK_DB_DEADLINE_SECONDS", 2, 1, 30);
+/** SOAK_DB_DEADLINE_SECONDS: the instances' DB_QUERY_TIMEOUT_SECONDS (default 3), which the table-lock fault outlasts. */
+export const DB_DEADLINE_SECONDS = intSetting("SOAK_DB_DEADLINE_SECONDS", 3, 1, 30);
 
 export const FAULT_KINDS = [
   "listen-terminate",

@@ -90,11 +90,11 @@ export function checkPushes(h: History, db: FinalDb): Violation[] {
   const crashes = h.lives.filter((l) => l.ev === "killed").map((l) => l.at);
   const arrivals = new Map<string, History["pushes"]>();
   for (const p of h.pushes) {
-    const k = `${p.path} ${p.nid}`;
+    const k = `${p.path} ${p.title}`;
     arrivals.set(k, [...(arrivals.get(k) ?? []), p]);
   }
   for (const d of db.deliveries) {
-    const got = (arrivals.get(`${d.path} ${d.notificationId}`) ?? []).sort((a, b) => a.arrivedAt - b.arrivedAt);
+    const got = (arrivals.get(`${d.path} Soak ${d.eventId}`) ?? []).sort((a, b) => a.arrivedAt - b.arrivedAt);
     const delivered = got.filter((p) => p.status === 201);
     if (d.status === "queued" || d.status === "failed") {
       out.push({

@@ -54,7 +54,8 @@ export type StreamRec = {
 
 export type FaultRec = { t: "fault"; id: number; kind: string; target: string; start: number; end: number; note: string };
 
-export type PushRec = { t: "push"; path: string; nid: string | null; arrivedAt: number; closedAt: number; status: number };
+/** `title`: the decrypted payload's title, `Soak <eventId>` (chaos/workload-producer.ts). */
+export type PushRec = { t: "push"; path: string; title: string | null; arrivedAt: number; closedAt: number; status: number };
 
 /** Instances' lives: a SIGKILL is a crash, which allows a push to be sent twice. */
 export type LifeRec = { t: "life"; inst: number; ev: "killed" | "terminated" | "started"; at: number };

@@ -1,4 +1,4 @@
-// The loopback push service: records every push that arrives (its endpoint, the notification it carries,
+// The loopback push service: records every push that arrives (its endpoint, the title it carries (the producer's eventId),
 // when it arrived and when its answer went out) and can be dropped for a while, then brought back on its port.
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -16,17 +16,17 @@ export async function startPushRecorder() {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const path = req.url ?? "/";
-      let nid: string | null = null;
+      let title: string | null = null;
       try {
-        const payload = subscribers.get(path)?.decrypt(Buffer.concat(chunks)) as { data?: { notificationId?: string } } | undefined;
-        nid = payload?.data?.notificationId ?? null;
+        const payload = subscribers.get(path)?.decrypt(Buffer.concat(chunks)) as { title?: string } | undefined;
+        title = payload?.title ?? null;
       } catch {
         // Not decryptable: recorded without its notification, and the checker counts it by endpoint.
       }
       arrivals++;
       // Answered a little later, so that a second send while the first is open would be seen as an overlap.
       let status = 0;
-      res.on("close", () => write({ t: "push", path, nid, arrivedAt, closedAt: now(), status }));
+      res.on("close", () => write({ t: "push", path, title, arrivedAt, closedAt: now(), status }));
       setTimeout(() => {
         if (res.destroyed) return;
         status = 201;
