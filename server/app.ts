@@ -10,6 +10,7 @@ import type { Db, DbHandle } from "../db/client.js";
 import type { Relay, RelayOptions } from "../db/outbox-relay.js";
 import { apiKeyVerifier } from "./auth/api-keys.js";
 import { type Auth, mountAuth } from "./auth/better-auth.js";
+import { registerSignOut } from "./auth/sign-out.js";
 import type { Config } from "./config.js";
 import { type Context, contextFactory } from "./context.js";
 import { toAppError } from "./errors/error-mapper.js";
@@ -393,6 +394,7 @@ export async function buildApp(deps: AppDeps) {
       }
     });
   }
+  registerSignOut(app, deps.auth, deps.db);
   mountAuth(app, deps.auth);
 
   // On PostgreSQL writers only record their changes (migration 0018): this instance may be the one that
