@@ -22,7 +22,7 @@ import { ofrepFollowerLoop, ofrepPollLoop, unreadStreamLoop } from "./chaos/work
 import { userLoop } from "./chaos/workload-users.js";
 import { control, makeWorld, pause, WATCHED_PROS } from "./chaos/world.js";
 import { heapVerdict, memory, sampleProgress, showMemory } from "./report.js";
-import { FAULTS, HISTORY_FILE, INSTANCES, SECONDS, SEED, USERS } from "./settings.js";
+import { FAULT_EVERY_SECONDS, FAULTS, HISTORY_FILE, INSTANCES, MIN_FAULT_KINDS, SECONDS, SEED, USERS } from "./settings.js";
 
 async function main(): Promise<number> {
   const historyFile = HISTORY_FILE || join(tmpdir(), `soak-history-${SEED}.jsonl`);
@@ -78,6 +78,7 @@ async function main(): Promise<number> {
     } finally {
       progress.stop();
     }
+    await faults.healed();
     await settle(cluster);
     streams.abort();
     await Promise.all(streamLoops);
@@ -91,10 +92,16 @@ async function main(): Promise<number> {
     const violations = check(history);
     printViolations(violations);
     console.log(`\nhistory: ${historyFile} (node --import tsx test/soak/chaos/checker.ts ${historyFile} checks it again)`);
+    const kinds = new Set(history.faults.map((f) => f.kind)).size;
+    const enoughFaults = FAULT_EVERY_SECONDS === 0 || kinds >= MIN_FAULT_KINDS;
+    if (!enoughFaults)
+      console.log(
+        `only ${kinds} kinds of faults were held, fewer than SOAK_MIN_FAULT_KINDS=${MIN_FAULT_KINDS}: a longer run, or more often`,
+      );
     console.log(`faults: ${faults.count()}`);
     console.log(`violations: ${violations.length}`);
     if (control.stopping) return 1;
-    return violations.length === 0 && stable ? 0 : 1;
+    return violations.length === 0 && stable && enoughFaults ? 0 : 1;
   } finally {
     await closeHistory();
     await cluster?.close();

@@ -42,6 +42,19 @@ export const FAULT_EVERY_SECONDS = intSetting("SOAK_FAULT_EVERY_SECONDS", 6, 0, 
 /** SOAK_DB_DEADLINE_SECONDS: the instances' DB_QUERY_TIMEOUT_SECONDS (default 3), which the table-lock fault outlasts. */
 export const DB_DEADLINE_SECONDS = intSetting("SOAK_DB_DEADLINE_SECONDS", 3, 1, 30);
 
+/**
+ * SOAK_MIN_FAULT_KINDS: a run with faults fails unless at least this many kinds were held (default 3; 0: no
+ * such check), so that a run whose faults never happened cannot pass as one that survived them.
+ */
+export const MIN_FAULT_KINDS = intSetting("SOAK_MIN_FAULT_KINDS", 3, 0, 8);
+
+/**
+ * SOAK_ANSWER_MARGIN_SECONDS: every request must be answered within DB_QUERY_TIMEOUT_SECONDS plus this
+ * (default 20). Generous on purpose: on a loaded, shared machine a process can wait seconds for a CPU; a
+ * request that hangs (a lost wake-up, a leaked lock) hangs far longer, and is cut off and reported.
+ */
+export const ANSWER_MARGIN_SECONDS = intSetting("SOAK_ANSWER_MARGIN_SECONDS", 20, 1, 600);
+
 export const FAULT_KINDS = [
   "listen-terminate",
   "db-closed",

@@ -1,6 +1,6 @@
 // One request to one instance, recorded in the history with its times and outcome (history.ts). Never
 // throws: a request that got no answer is recorded as such, and the caller decides whether to retry.
-import { DB_DEADLINE_SECONDS } from "../settings.js";
+import { ANSWER_MARGIN_SECONDS, DB_DEADLINE_SECONDS } from "../settings.js";
 import { newId, now, type Outcome, type Req, write } from "./history.js";
 
 let urls: string[] = [];
@@ -14,8 +14,8 @@ let sent = 0;
 /** How many requests were sent so far. */
 export const requestCount = () => sent;
 
-/** A request still unanswered this long is cut off and recorded as unanswered: the deadline plus a margin. */
-export const UNANSWERED_MS = DB_DEADLINE_SECONDS * 1000 + 10_000;
+/** A request still unanswered this long is cut off and recorded as unanswered: past the checker's bound. */
+export const UNANSWERED_MS = (DB_DEADLINE_SECONDS + ANSWER_MARGIN_SECONDS + 10) * 1000;
 
 export type Call = {
   actor: string;

@@ -10,7 +10,8 @@ import type { PushRecorder } from "./push-recorder.js";
 import { actorRng, pause, running } from "./world.js";
 
 type Rng = ReturnType<typeof actorRng>;
-type Held = { target: string; note: string };
+/** A fault once held: `healed`, when its heal goes on in the background (an instance starting again). */
+type Held = { target: string; note: string; healed?: Promise<string> };
 
 /** Why a fault kind cannot run here, or null when it can. */
 export function unavailable(kind: FaultKind): string | null {
@@ -30,6 +31,16 @@ export function faultRunner(cluster: Cluster, push: PushRecorder) {
   const terminate = (pids: number[]) =>
     pids.length ? cluster.server`select pg_terminate_backend(pid) from unnest(${pids}::int[]) as pid` : null;
   const hold = (min: number, max: number) => min + r.int(max - min);
+  // Instances start again in the background (slowly, on a loaded machine); others faults go on meanwhile.
+  const restarting = new Map<number, Promise<string>>();
+  const up = () => cluster.killable.filter((i) => !restarting.has(i) && cluster.alive(i));
+  const restart = (inst: number) => {
+    const began = Date.now();
+    const done = cluster.restart(inst).then(() => `, started again in ${Date.now() - began} ms`);
+    restarting.set(inst, done);
+    void done.finally(() => restarting.delete(inst));
+    return done;
+  };
 
   const kinds: Record<FaultKind, () => Promise<Held>> = {
     // The LISTEN connection of every instance is ended, again and again while the fault holds.
@@ -69,18 +80,16 @@ export function faultRunner(cluster: Cluster, push: PushRecorder) {
       return { target: table, note: `held ${ms} ms (deadline ${DB_DEADLINE_SECONDS} s)` };
     },
     async sigkill() {
-      const inst = r.pick(cluster.killable);
+      const inst = r.pick(up());
       await cluster.kill(inst);
       await pause(hold(500, 2500));
-      await cluster.restart(inst);
-      return { target: `instance ${inst}`, note: "SIGKILL, then started again" };
+      return { target: `instance ${inst}`, note: "SIGKILL", healed: restart(inst) };
     },
     async sigterm() {
-      const inst = r.pick(cluster.killable);
+      const inst = r.pick(up());
       const code = await cluster.terminate(inst);
       await pause(hold(200, 1500));
-      await cluster.restart(inst);
-      return { target: `instance ${inst}`, note: `SIGTERM under writes, exit code ${code}, then started again` };
+      return { target: `instance ${inst}`, note: `SIGTERM under writes, exit code ${code}`, healed: restart(inst) };
     },
     // An impostor ends the relay's session and takes its lock: no instance may announce changes while it holds.
     async "relay-impostor"() {
@@ -117,7 +126,12 @@ export function faultRunner(cluster: Cluster, push: PushRecorder) {
   });
 
   let count = 0;
-  const kindsSeen = new Set<string>();
+  const pending = new Set<Promise<void>>();
+  const record = (kind: FaultKind, start: number, held: Held, tail = "") => {
+    write({ t: "fault", id: newId(), kind, target: held.target, start, end: now(), note: held.note + tail });
+    count++;
+    console.log(`  fault ${count}: ${kind} (${held.target}): ${held.note}${tail}, ${Math.round(now() - start)} ms`);
+  };
   async function loop() {
     if (FAULT_EVERY_SECONDS === 0 || !enabled.length) return;
     let round: FaultKind[] = [];
@@ -126,15 +140,25 @@ export function faultRunner(cluster: Cluster, push: PushRecorder) {
       if (!running()) break;
       if (!round.length) round = shuffle(enabled, r);
       const kind = round.shift()!;
+      // Every instance that may be killed is starting again: this kind waits for the next round.
+      if ((kind === "sigkill" || kind === "sigterm") && !up().length) continue;
       const start = now();
       const held = await kinds[kind]();
-      write({ t: "fault", id: newId(), kind, target: held.target, start, end: now(), note: held.note });
-      count++;
-      kindsSeen.add(kind);
-      console.log(`  fault ${count}: ${kind} (${held.target}): ${held.note}, ${Math.round(now() - start)} ms`);
+      if (!held.healed) {
+        record(kind, start, held);
+        continue;
+      }
+      const done = held.healed.then((tail) => record(kind, start, held, tail));
+      pending.add(done);
+      void done.finally(() => pending.delete(done));
     }
   }
-  return { loop, count: () => count, kinds: () => [...kindsSeen] };
+  return {
+    loop,
+    count: () => count,
+    /** Resolves when every fault has healed (instances started again). */
+    healed: () => Promise.all([...pending]),
+  };
 }
 
 function shuffle<T>(items: T[], r: Rng): T[] {

@@ -137,6 +137,6 @@ export async function ofrepPollLoop(key: Key, label: string) {
       apiKey: { secret: key.secret, label: key.label },
       metaFrom: (status, body) => (status === 200 ? { pro, read: "pro", value: (body as Flag).value } : undefined),
     });
-    await pause(30 + r.int(100));
+    await pause(100 + r.int(200));
   }
 }
