@@ -43,17 +43,16 @@ export function faultRunner(cluster: Cluster, push: PushRecorder) {
   };
 
   const kinds: Record<FaultKind, () => Promise<Held>> = {
-    // The LISTEN connection of every instance is ended, again and again while the fault holds.
+    // The LISTEN connection of every instance is ended while the database refuses new connections: it cannot
+    // listen again until the heal, but the pools keep their open connections, so writes go on and their
+    // announcements are lost. After the heal every instance must catch up by reading afresh.
     async "listen-terminate"() {
-      const until = Date.now() + hold(1000, 3000);
-      let ended = 0;
-      while (Date.now() < until) {
-        const pids = await listeners();
-        ended += pids.length;
-        await terminate(pids);
-        await pause(200);
-      }
-      return { target: "every instance's LISTEN", note: `${ended} LISTEN backends ended` };
+      await cluster.server.unsafe(`alter database ${cluster.dbName} allow_connections false`);
+      const pids = await listeners();
+      await terminate(pids);
+      await pause(hold(2000, 4000));
+      await cluster.server.unsafe(`alter database ${cluster.dbName} allow_connections true`);
+      return { target: "every instance's LISTEN", note: `${pids.length} LISTEN backends ended, no new connection let in meanwhile` };
     },
     // No new connection is let in; every backend is ended, so every pool must reconnect and cannot.
     async "db-closed"() {
