@@ -12,6 +12,7 @@ import { verifierKeyText } from "./audit/log/note.js";
 import { type AuditLogSettings, startAuditLog } from "./audit/log-service.js";
 import { apiKeyVerifier } from "./auth/api-keys.js";
 import { type Auth, mountAuth } from "./auth/better-auth.js";
+import { registerSignOut } from "./auth/sign-out.js";
 import type { Config } from "./config.js";
 import type { Context } from "./context.js";
 import { toAppError } from "./errors/error-mapper.js";
@@ -315,6 +316,7 @@ export async function buildApp(deps: AppDeps) {
       }
     });
   }
+  registerSignOut(app, deps.auth, deps.db);
   mountAuth(app, deps.auth);
 
   // On PostgreSQL writers only record their changes (migration 0018): this instance may be the one that
