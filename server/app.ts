@@ -9,7 +9,7 @@ import Fastify, { type FastifyError, type FastifyRequest, type FastifyServerOpti
 import type { Db, DbHandle } from "../db/client.js";
 import type { Relay, RelayOptions } from "../db/outbox-relay.js";
 import { verifierKeyText } from "./audit/log/note.js";
-import { type AuditLogSettings, startAuditLog } from "./audit/log-service.js";
+import type { AuditLogSettings } from "./audit/log-service.js";
 import { apiKeyVerifier } from "./auth/api-keys.js";
 import { type Auth, mountAuth } from "./auth/better-auth.js";
 import { registerSignOut } from "./auth/sign-out.js";
@@ -23,9 +23,14 @@ import { registerAuthTextGuard } from "./http/auth-text.js";
 import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "./http/json-depth.js";
-import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
+import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, } from "./http/rate-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
+import { startJobs } from "./jobs.js";
+import { defaultLimits, defaultTimeouts, type Limits, type Timeouts } from "./limits.js";
+
+export { defaultLimits, defaultTimeouts, type Limits, type Timeouts };
+
 import { type RelaySettings, startChangeRelay } from "./live/relay.js";
 import { fenceWrites, startMemory } from "./memory/index.js";
 import { requestForLog } from "./observability/request-log.js";
@@ -34,15 +39,14 @@ import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
 import { registerOfrep } from "./ofrep/routes.js";
 import { pushExtrasOf, receiptCorsOptions } from "./producers/push-setup.js";
 import { RECEIPTS_PATH, registerReceiptRoute } from "./producers/receipt-route.js";
-import { type RetentionOptions, startRetention } from "./producers/retention.js";
+import type { RetentionOptions } from "./producers/retention.js";
 import { registerProducerRoutes } from "./producers/routes.js";
-import { startDeliveryQueue } from "./push/delivery-queue.js";
 import type { PushService } from "./push/sender.js";
 import { contextFactory } from "./request-context.js";
 import { registerRestRoutes } from "./rest/adapter.js";
 import { keyCreationReplay } from "./rest/api-key-replay.js";
-import { type KeyedOutside, registerIdempotency } from "./rest/idempotency.js";
 import { registerAuditLogDoor } from "./rest/audit-log.js";
+import { type KeyedOutside, registerIdempotency } from "./rest/idempotency.js";
 import { buildOpenApiDocument } from "./rest/openapi.js";
 import { restRoutes } from "./rest/routes.js";
 import { createLiveUnreadCounts, registerUnreadCountStream } from "./rest/unread-stream.js";
@@ -91,68 +95,6 @@ export type AppDeps = {
   timeouts?: Partial<Timeouts>;
   /** The audit log's sealer and checkpoints (server/audit/log-service.ts); absent, this instance runs none (tests). */
   auditLog?: AuditLogSettings;
-};
-
-/**
- * Node's bounds on receiving a request. Without them a client that dribbled its headers or its body held its
- * connection open indefinitely (still open after 130 s, issue X). They cover receiving the request only: an
- * answer, a long-lived stream included, is never cut by them.
- */
-export type Timeouts = {
-  /** The request's headers must have arrived within this (Node's headersTimeout). */
-  headersMs: number;
-  /** The whole request, its body included, must have arrived within this (Node's requestTimeout). */
-  requestMs: number;
-  /** How often Node checks connections against the two (connectionsCheckingInterval): the bounds' slack. */
-  checkEveryMs: number;
-};
-
-/** A dribbling client is closed at most requestMs + checkEveryMs = 55 s after it began its request. */
-export const defaultTimeouts: Timeouts = { headersMs: 30_000, requestMs: 50_000, checkEveryMs: 5_000 };
-
-export type Limits = {
-  /** Password sign-in attempts per client address and account (Fastify door: sign-in is no procedure). */
-  signIn: Window;
-  /** Failed sign-ins per client address, whatever the account (SIGN_IN_PER_ADDRESS_PER_MINUTE). */
-  signInFailuresPerAddress: Window;
-  /** Sign-ups per client address (Fastify door). */
-  signUp: Window;
-  /** Admin test pushes per caller (user id), through either door (the procedure's rateLimited middleware). */
-  testPush: Window;
-  /** Delivery receipts per client address (POST /api/notifications/receipts, no session). */
-  receipts: Window;
-  /** Largest request body, in bytes. */
-  bodyBytes: number;
-  /** Live unread-count streams (SSE and tRPC) one user may have open on this instance (STREAMS_PER_USER). */
-  streamsPerUser: number;
-  /** Active push subscriptions one user may have; a new one deactivates the least recently updated (PUSH_SUBSCRIPTIONS_PER_USER). */
-  pushSubscriptionsPerUser: number;
-  /** Calls one tRPC batch may hold (TRPC_MAX_BATCH_SIZE). */
-  trpcBatchSize: number;
-  /**
-   * OFREP evaluations and stream connections per API key (OFREP_REQUESTS_PER_MINUTE), counted in this
-   * instance's memory: a database round trip per evaluation would double its cost.
-   */
-  ofrepPerKey: Window;
-  /** Open OFREP event streams per stream address, key and targeting key (OFREP_STREAMS_PER_TARGET). */
-  ofrepStreamsPerTarget: number;
-  /** Open OFREP event streams per key on this instance (OFREP_STREAMS_PER_KEY). */
-  ofrepStreamsPerKey: number;
-};
-
-export const defaultLimits: Limits = {
-  signIn: { max: 10, timeWindowMs: 60_000 },
-  signInFailuresPerAddress: { max: 60, timeWindowMs: 60_000 },
-  signUp: { max: 10, timeWindowMs: 60_000 },
-  testPush: { max: 30, timeWindowMs: 60_000 },
-  receipts: { max: 600, timeWindowMs: 60_000 },
-  bodyBytes: 1024 * 1024,
-  streamsPerUser: 32,
-  pushSubscriptionsPerUser: 20,
-  trpcBatchSize: 50,
-  ofrepPerKey: { max: 30_000, timeWindowMs: 60_000 },
-  ofrepStreamsPerTarget: 32,
-  ofrepStreamsPerKey: 10_000,
 };
 
 const TRPC_PREFIX = "/trpc";
@@ -376,36 +318,7 @@ export async function buildApp(deps: AppDeps) {
   const verifyKey = apiKeyVerifier(deps.db, (err) => app.log.warn({ err }, "API key: recording its last use failed"), memory?.identity);
   const signer = deps.auditLog?.signer ?? null;
   registerAuditLogDoor(app, { db: deps.db, verifyKey, createContext, verifierKey: signer && verifierKeyText(signer) });
-  // Closed after the requests in flight: the last seal and checkpoint include their events.
-  const auditLog = deps.auditLog
-    ? startAuditLog(deps.db, deps.auditLog, (err) =>
-        app.log.warn({ err }, "audit log: sealing or a checkpoint failed; the next tick tries again"),
-      )
-    : null;
-  app.addHook("onClose", async () => auditLog?.stop());
-  const queue = deps.push.vapid
-    ? startDeliveryQueue({
-        db: deps.db,
-        push: deps.push,
-        retryBaseMs: deps.deliveries?.retryBaseMs ?? 1000,
-        pollMs: deps.deliveries?.pollMs,
-        leaseSeconds: deps.deliveries?.leaseSeconds,
-        onError: (err) => app.log.warn({ err }, "push delivery queue: an attempt failed to run"),
-      })
-    : null;
-  app.addHook("onClose", async () => queue?.stop());
-  const retention = deps.retention
-    ? startRetention({
-        ...deps.retention,
-        db: deps.db,
-        onPruned: (pruned) => {
-          if (pruned.events || pruned.deliveries) app.log.info({ pruned }, "retention: old producer events and push deliveries deleted");
-          deps.retention?.onPruned?.(pruned);
-        },
-        onError: (err) => app.log.warn({ err }, "retention: pruning failed; the next run tries again"),
-      })
-    : null;
-  app.addHook("onClose", async () => retention?.stop());
+  const { queue } = startJobs(app, deps);
   const pushExtras = pushExtrasOf(deps.push, pushLinks);
   registerProducerRoutes(app, {
     db: deps.db,

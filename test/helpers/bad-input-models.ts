@@ -3,14 +3,13 @@
 
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { apiKeyScopes, auditActions, auditTargetTypes } from "../../db/schema/index.js";
+import { auditActions, auditTargetTypes } from "../../db/schema/index.js";
 import { encodeCursor } from "../../server/audit/listing-cursor.js";
 import { isNotificationUrl } from "../../server/notifications/urls.js";
 import type { TestUser } from "./app.js";
 import {
   type BodyModel,
   bad,
-  badLate,
   deepJson,
   INT32_MAX,
   j,
@@ -26,7 +25,7 @@ import {
 } from "./bad-input-arbitraries.js";
 import { accountModels } from "./bad-input-models-accounts.js";
 import { auditLogModels } from "./bad-input-models-audit-log.js";
-import { keyOfLength } from "./fixtures.js";
+import { apiKeyModels, pushSubscriptionModels } from "./bad-input-models-keys.js";
 
 export const R = "/api/admin/restriction";
 /** The query form of the per-pro routes, for any id (issue AD.9). */
@@ -344,67 +343,6 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
       }),
     },
     [`GET ${N}/subscriptions`]: {},
-    [`POST ${N}/subscriptions`]: {
-      body: () => ({
-        endpoint: {
-          required: true,
-          valid: fc
-            .oneof(
-              fc.constantFrom("https://push.invalid/admin-1", "https://push.invalid/a?b=c#d", "https://[::1]/x"),
-              text(40)
-                .filter(storable)
-                .map((s) => `https://push.invalid/${encodeURIComponent(s.replace(/[\ud800-\udfff]/g, "x"))}`),
-            )
-            .map(j),
-          invalid: fc.oneof(
-            bad("", "   ", 5, null, [], {}, `https://push.invalid/${times("a", 2049)}`, "https://push.invalid/a\u0000b"),
-            badLate(
-              "http://push.invalid/x",
-              "javascript:alert(1)",
-              "file:///etc/passwd",
-              "/relative",
-              "https://user:pass@push.invalid/x",
-              "not a url",
-              "ws://push.invalid/x",
-            ),
-          ),
-        },
-        p256dh: {
-          required: true,
-          valid: fc.uint8Array({ minLength: 65, maxLength: 65 }).map((b) => j(Buffer.from(b).toString("base64url"))),
-          invalid: bad(
-            "",
-            "x",
-            keyOfLength(64),
-            keyOfLength(66),
-            Buffer.alloc(65, 0xfb).toString("base64"),
-            "====",
-            5,
-            null,
-            `${keyOfLength(65)}\u0000`,
-          ),
-        },
-        auth: {
-          required: true,
-          valid: fc.uint8Array({ minLength: 16, maxLength: 16 }).map((b) => j(Buffer.from(b).toString("base64url"))),
-          invalid: bad("", "a", keyOfLength(15), keyOfLength(17), 5, null, [], "a\u0000"),
-        },
-      }),
-    },
-    [`DELETE ${N}/subscriptions`]: {
-      body: () => ({
-        endpoint: {
-          required: true,
-          valid: fc
-            .oneof(
-              fc.constantFrom("https://push.invalid/admin-1"),
-              text(2048).filter((s) => nonBlank(s) && storable(s)),
-            )
-            .map(j),
-          invalid: bad("", " ", 5, null, [], times("e", 2049), "a\u0000b"),
-        },
-      }),
-    },
     [`GET ${N}/vapid-public-key`]: {},
     [`GET ${N}/app`]: {},
     [`POST ${N}/test/in-app`]: {
@@ -431,42 +369,8 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
         ),
     },
 
-    [`POST ${K}`]: {
-      body: () => ({
-        name: {
-          required: true,
-          valid: text(100)
-            .filter((s) => nonBlank(s) && storable(s))
-            .map(j),
-          invalid: bad("", "  ", times("n", 101), 5, null, [], {}, "a\u0000b"),
-        },
-        producer: {
-          valid: text(100)
-            .filter((s) => nonBlank(s) && storable(s))
-            .map(j),
-          invalid: bad("", "  ", times("p", 101), 5, null, [], {}, "a\u0000b"),
-        },
-        scopes: {
-          required: true,
-          valid: fc.uniqueArray(fc.constantFrom(...apiKeyScopes), { minLength: 1, maxLength: 2 }).map(j),
-          invalid: bad([], "flags:read", ["flags:write"], ["FLAGS:READ"], ["flags:read", "flags:read"], [5], [null], null, {}),
-        },
-        expiresInDays: {
-          valid: fc.oneof(fc.integer({ min: 1, max: 3650 }).map(j), validOf(null, 1, 3650)),
-          invalid: bad(0, -1, 3651, 1.5, "30", true, [], {}),
-        },
-      }),
-    },
-    [`GET ${K}`]: {},
-    "GET /api/admin/deliveries": {
-      query: () => ({
-        producer: { exact: true, valid: text(100).filter(storable), invalid: fc.constantFrom(times("p", 101), "a\u0000b") },
-        userId: { exact: true, valid: text(200).filter(storable), invalid: fc.constantFrom(times("u", 201), "a\u0000b") },
-        userEmail: { exact: true, valid: text(320).filter(storable), invalid: fc.constantFrom(times("e", 321), "a\u0000b") },
-        limit: { exact: true, valid: fc.integer({ min: 1, max: 100 }).map(String), invalid: fc.constantFrom("", "0", "101", "1.5", "abc") },
-      }),
-    },
-    [`DELETE ${K}/:id`]: { params: { id: () => segments([], true) } },
+    ...pushSubscriptionModels,
+    ...apiKeyModels,
     ...accountModels(() => pools.userIds),
     ...auditLogModels,
   };
