@@ -46,7 +46,12 @@ async function openWriter(id: string) {
     });
   });
   await insertedNow;
-  return { commit: async () => (commit(), await done) };
+  return {
+    commit: async () => {
+      commit();
+      await done;
+    },
+  };
 }
 
 describe("sealing in commit order", () => {
