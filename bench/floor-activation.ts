@@ -1,4 +1,4 @@
-// The floor of cohort activation: the product's two statements (server/routers/restriction/cohorts.ts),
+// The floor of cohort activation: the product's two statements (server/restriction/cohorts.ts),
 // written out by hand and run through postgres.js as prepared statements in one transaction, so that the
 // ratio of the two measures what the product's layers cost (tRPC caller, Drizzle building and mapping),
 // not a difference of work. Like the product's, they lock the cohort, lock the pros' statuses, write every

@@ -6,11 +6,12 @@
 // `npm run bench` runs it once too (measurePgliteMemory) and holds the result to issue J's target.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
-import { type AddressInfo, createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { freePort } from "./net.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const READY_TIMEOUT_MS = 180_000;
@@ -45,15 +46,6 @@ async function isReady(port: number): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** A port nothing listens on now, from the system (the machine is shared: a fixed port may be someone else's). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function answers(port: number): Promise<boolean> {

@@ -20,9 +20,9 @@
 // Each instance serves its Prometheus metrics (bench/propagation-server.ts); memory_reads_total is read
 // before and after the polling of each change, so the table says how many of the answers came from memory.
 import { Client, request } from "undici";
-import { freePort } from "../test/helpers/net.js";
 import type { BenchDatabase } from "./database.js";
 import { summarize, type Timing } from "./inprocess.js";
+import { freePort } from "./net.js";
 import type { Verdict } from "./report.js";
 import type { Seeded } from "./seed.js";
 import { type RunningServer, startServer } from "./servers.js";

@@ -8,23 +8,12 @@
 // at the queue's real concurrency (20: it claims 20 and sends them all at once) and at the push service's
 // DEFAULT_CONCURRENCY (10), interleaved with the product's rounds. Then the queue's concurrency is measured:
 // 100 deliveries to endpoints that answer after 200 ms, the arrivals grouped in waves.
-import { type ChildProcess, fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import type postgres from "postgres";
 import { DEFAULT_CONCURRENCY } from "../server/push/sender.js";
-import {
-  type LocalPushService,
-  makeSubscriber,
-  type ReceivedPush,
-  type Subscriber,
-  startPushService,
-} from "../tools/local-push-service.js";
+import { makeSubscriber, type Subscriber, startPushService } from "../tools/local-push-service.js";
 import type { BenchDatabase } from "./database.js";
-import type { Timing } from "./inprocess.js";
-import { summarize } from "./inprocess.js";
 import { eventBatch, insertUsers, postBatch, seedProducerKey } from "./producer-ingest.js";
-import type { DirectAnswer, DirectMessage, DirectRequest } from "./push-direct.js";
-import type { Verdict } from "./report.js";
+import type { DirectAnswer, DirectMessage } from "./push-direct.js";
+import { arrivals, PRODUCER, recorded, sleep, startDirect, wrongPayloads } from "./push-drain-support.js";
 import { type ProbeAnswer, type RunningServer, startServer } from "./servers.js";
 
 export type PushDrainShape = {
@@ -71,82 +60,11 @@ export type PushDrainResult = {
   concurrency: { deliveries: number; delayMs: number; waves: number[]; drainMs: number; averageInFlight: number };
 };
 
-const PRODUCER = "bench";
 const TTL_SECONDS = 86_400;
 const SLOW_DELAY_MS = 200;
 const SLOW_DELIVERIES = 100;
-const ARRIVAL_TIMEOUT_MS = 60_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const cpuMs = (a: ProbeAnswer, b: ProbeAnswer) => (b.cpu.user - a.cpu.user + b.cpu.system - a.cpu.system) / 1000;
-
-/** Waits (polling every 5 ms, so the bench takes no CPU from the senders) until `count` pushes arrived after `from`. */
-async function arrivals(push: LocalPushService, from: number, count: number): Promise<ReceivedPush[]> {
-  const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
-  while (push.received.length - from < count) {
-    if (Date.now() > deadline)
-      throw new Error(`push-drain: ${push.received.length - from} of ${count} pushes arrived within ${ARRIVAL_TIMEOUT_MS / 1000} s`);
-    await sleep(5);
-  }
-  // Anything that came later than expected (a repeat) is counted by the caller.
-  await sleep(50);
-  return push.received.slice(from);
-}
-
-/** Polls (every 20 ms) until none of the deliveries of these events is queued; returns their final statuses. */
-async function recorded(sql: postgres.Sql, like: string): Promise<{ sent: number; failed: number; at: number }> {
-  const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
-  for (;;) {
-    const [row] = await sql<{ queued: number; sent: number; other: number }[]>`
-      select count(*) filter (where status = 'queued')::int as queued, count(*) filter (where status = 'sent')::int as sent,
-             count(*) filter (where status not in ('queued', 'sent'))::int as other
-      from push_deliveries where producer = ${PRODUCER} and event_id like ${like}`;
-    if (row!.queued === 0) return { sent: row!.sent, failed: row!.other, at: Date.now() };
-    if (Date.now() > deadline) throw new Error(`push-drain: ${row!.queued} deliveries of ${like} still queued`);
-    await sleep(20);
-  }
-}
-
-/** Pushes whose payload, decrypted with the subscriber's keys, is not the one its endpoint was to get. */
-function wrongPayloads(received: ReceivedPush[], subscribers: Map<string, Subscriber>, expected: Map<string, unknown>): number {
-  const canonical = (v: unknown) => JSON.stringify(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)));
-  let wrong = 0;
-  for (const push of received) {
-    try {
-      const subscriber = subscribers.get(push.path);
-      const want = expected.get(push.path);
-      if (!subscriber || want === undefined || canonical(subscriber.decrypt(push.body)) !== canonical(want)) wrong++;
-    } catch {
-      wrong++;
-    }
-  }
-  return wrong;
-}
-
-/** The direct sender (bench/push-direct.ts) as a child process. */
-async function startDirect() {
-  const child: ChildProcess = fork(fileURLToPath(new URL("./push-direct.ts", import.meta.url)), [], {
-    execArgv: ["--import", "tsx"],
-    env: { ...process.env, NODE_ENV: "production" },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const ask = <T extends DirectAnswer>(request: DirectRequest) =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("push-drain: the direct sender did not answer")), ARRIVAL_TIMEOUT_MS);
-      child.once("message", (answer: T) => {
-        clearTimeout(timer);
-        resolve(answer);
-      });
-      child.send(request);
-    });
-  return {
-    ask,
-    stop: () => {
-      if (child.connected) child.disconnect();
-      if (child.exitCode === null) child.kill("SIGTERM");
-    },
-  };
-}
 
 export async function measurePushDrain(
   db: BenchDatabase,
@@ -326,89 +244,4 @@ export async function measurePushDrain(
     await server?.stop();
     await pushService.close().catch(() => {});
   }
-}
-
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
-const median = (values: number[]) => summarize(values).p50;
-const timing = (t: Timing) => `${fmt(t.p50)} ms (${t.samples} rounds, max ${fmt(t.max)})`;
-
-function summary(r: PushDrainResult) {
-  const product = summarize(r.product.map((p) => p.drainMs));
-  const at = (c: number) => summarize(r.direct.filter((d) => d.concurrency === c).map((d) => d.drainMs));
-  return { product, direct20: at(20), direct10: at(DEFAULT_CONCURRENCY) };
-}
-
-export function pushDrainTable(r: PushDrainResult): string {
-  const s = summary(r);
-  const sent = r.product.reduce((n, p) => n + p.sent, 0);
-  const failed = r.product.reduce((n, p) => n + p.failed, 0) + r.direct.reduce((n, d) => n + d.failed, 0);
-  const wrong = r.product.reduce((n, p) => n + p.wrongPayloads, 0) + r.direct.reduce((n, d) => n + d.wrongPayloads, 0);
-  const rows: [string, string, string][] = [
-    [
-      `**product: ${r.deliveries} deliveries, commit → last received** (median)`,
-      `**${timing(s.product)}**`,
-      `one batch of ${r.shape.users} events through the producer API queues them in one commit; the queue (20 claimed at a time) sends them; per round: ${r.product.map((p) => fmt(p.drainMs)).join(", ")} ms`,
-    ],
-    [
-      "product: commit → every delivery recorded sent (median)",
-      `${fmt(median(r.product.map((p) => p.recordedMs)))} ms`,
-      `push_deliveries polled every 20 ms; ${sent} sent in all, ${failed} failed; ${wrong} pushes with a wrong payload or repeated (product and direct)`,
-    ],
-    [
-      "product: the batch's POST (100 events, 1,000 deliveries queued)",
-      `${fmt(median(r.product.map((p) => p.ingestMs)))} ms`,
-      "sent → answered, median",
-    ],
-    [
-      "product: server CPU per delivery",
-      `${(median(r.product.map((p) => p.cpuMs)) / r.deliveries).toFixed(3)} ms`,
-      `process.cpuUsage, user + system, from before the POST until every delivery was recorded (the POST included), median; the direct sender's: ${(median(r.direct.map((d) => d.cpuMs)) / r.deliveries).toFixed(3)} ms per message`,
-    ],
-    [
-      `**direct web-push at 20 at once** (median)`,
-      `**${timing(s.direct20)}**`,
-      `sendNotification in a child process, the same ${r.deliveries} messages; first send → last received; per round: ${r.direct
-        .filter((d) => d.concurrency === 20)
-        .map((d) => fmt(d.drainMs))
-        .join(", ")} ms`,
-    ],
-    [
-      `direct web-push at ${DEFAULT_CONCURRENCY} at once (median)`,
-      `${timing(s.direct10)}`,
-      `DEFAULT_CONCURRENCY of server/push/sender.ts; per round: ${r.direct
-        .filter((d) => d.concurrency === DEFAULT_CONCURRENCY)
-        .map((d) => fmt(d.drainMs))
-        .join(", ")} ms`,
-    ],
-    [
-      "**product ÷ direct** (medians)",
-      `**${fmt(s.product.p50 / s.direct20.p50, 2)}× / ${fmt(s.product.p50 / s.direct10.p50, 2)}×**`,
-      `against direct at 20 / at ${DEFAULT_CONCURRENCY}`,
-    ],
-    [
-      `the queue's concurrency: ${r.concurrency.deliveries} deliveries answered after ${r.concurrency.delayMs} ms`,
-      `waves of ${r.concurrency.waves.join(", ")}`,
-      `drained in ${fmt(r.concurrency.drainMs)} ms: ${fmt(r.concurrency.averageInFlight, 1)} in flight on average (${r.concurrency.deliveries} × ${r.concurrency.delayMs} ms ÷ the time); a wave is the arrivals until a gap of ${r.concurrency.delayMs / 2} ms`,
-    ],
-  ];
-  return ["| measurement | value | what it is |", "|---|---:|---|", ...rows.map((c) => `| ${c.join(" | ")} |`)].join("\n");
-}
-
-export function pushDrainVerdicts(r: PushDrainResult): Verdict[] {
-  const s = summary(r);
-  const ratio = s.product.p50 / s.direct20.p50;
-  const failed = r.product.reduce((n, p) => n + p.failed, 0) + r.direct.reduce((n, d) => n + d.failed, 0);
-  const wrong = r.product.reduce((n, p) => n + p.wrongPayloads, 0) + r.direct.reduce((n, d) => n + d.wrongPayloads, 0);
-  return [
-    {
-      target: `push queue drains ${r.deliveries} deliveries in ≤ 2× the time of direct web-push sends at the same concurrency`,
-      met: ratio <= 2 && failed === 0,
-      detail: `median ${fmt(s.product.p50)} ms vs ${fmt(s.direct20.p50)} ms direct at 20 = ${fmt(ratio, 2)}× (direct at ${DEFAULT_CONCURRENCY}: ${fmt(s.direct10.p50)} ms, ${fmt(s.product.p50 / s.direct10.p50, 2)}×)`,
-    },
-    {
-      target: "every delivery sent once, with its own payload",
-      met: failed === 0 && wrong === 0 && r.product.every((p) => p.sent === r.deliveries && p.received === r.deliveries),
-      detail: `${r.product.map((p) => `${p.sent} sent / ${p.received} received`).join(", ")}; ${failed} failed; ${wrong} wrong or repeated`,
-    },
-  ];
 }

@@ -31,198 +31,38 @@
 // every user at once (as raw SQL or a seed writes: one outbox row naming 1,000 users): every stream must end
 // on the database's count.
 import postgres from "postgres";
-import { createDb } from "../db/client.js";
-import { SESSION_LIFETIME } from "../server/auth/better-auth.js";
-import { createContextInner } from "../server/context.js";
 import { announcedItems } from "../server/live/change-feed.js";
 import { FLAGS_CHANNEL } from "../server/ofrep/changes.js";
-import { createPushService } from "../server/push/sender.js";
-import { createCaller } from "../server/routers/index.js";
 import type { BenchDatabase } from "./database.js";
-import { summarize, type Timing } from "./inprocess.js";
-import { type LoadResult, type RequestPlan, runLoad } from "./load.js";
-import type { Verdict } from "./report.js";
-import { ADMIN_EMAIL, seedPros } from "./seed.js";
+import { type RequestPlan, runLoad } from "./load.js";
 import { type RunningServer, startServer } from "./servers.js";
-import type { ClientStream, StreamReport } from "./stream-clients.js";
+import type { ClientStream } from "./stream-clients.js";
 import { startClients } from "./streams.js";
-
-export type WriteCeilingShape = {
-  users: number;
-  /** Unread notifications seeded per user: enough for every run, never marked twice. */
-  notificationsPerUser: number;
-  /** autocannon connections: all on the floor; half on each product instance. */
-  connections: number;
-  duration: number;
-  warmup: number;
-  /** Pros of the cohort activated once with the outbox on. */
-  cohortSize: number;
-  floorEnv: Record<string, string>;
-  cpuProfDir?: string;
-};
-
-/** What `announce` does during a run. */
-export type AnnounceMode = "none" | "notify" | "outbox";
-
-export type CeilingRun = LoadResult & {
-  target: string;
-  server: "floor" | "product";
-  announce: AnnounceMode;
-  instances: number;
-  /** Each instance's answers per second (the run's rps is their sum). */
-  rpsPerInstance: number[];
-  /** Unread counts lowered in the database over the run, warm-up and the check request included (one per commit). */
-  changes: number;
-};
-
-export type Delivery = {
-  announce: AnnounceMode;
-  streams: number;
-  /** Unread counts lowered in the database over the run (warm-up included). */
-  changes: number;
-  /** Answers recorded (2xx), whose latency is measured. */
-  answered: number;
-  usersChanged: number;
-  usersWithEvents: number;
-  /** Users whose count changed and whose stream received nothing (must be 0). */
-  usersChangedWithoutEvent: number;
-  events: number;
-  /** Users whose stream's last count (or its count on connect when none came) is not the database's count (must be 0). */
-  wrongFinal: number;
-  wrongSamples: string[];
-  /** HTTP answer → first event carrying that change's count or lower (clamped at 0). */
-  latency: Timing;
-  /** Answered changes whose count never reached the stream. */
-  unmatched: number;
-  /** The bench's own LISTEN on unread_count over the run and its settling. */
-  notifies: number;
-  notifiedItems: number;
-  maxItemsPerNotify: number;
-  /** The outbox run: rows waiting and the oldest's age, sampled every OUTBOX_SAMPLE_MS. */
-  outbox: { samples: number; maxRows: number; maxLagSeconds: number; rowsAtEnd: number } | null;
-  /** From the end of the load to the report (outbox empty, then SETTLE_MS). */
-  settleMs: number;
-  endedEarly: number;
-};
-
-export type CohortCheck = {
-  pros: number;
-  /** NOTIFYs heard on restriction_flags from the call until 2 s after its answer, and their payloads. */
-  notifies: number;
-  payloads: string[];
-  activationMs: number;
-  /** Call → the first NOTIFY heard. */
-  heardAfterMs: number;
-};
-
-/**
- * One statement lowering every user's count at once (as raw SQL or a seed writes): one outbox row naming
- * every user, announced by the relay in one batch. Every stream must show the database's count after it.
- */
-export type WideCheck = {
-  users: number;
-  /** Streams whose last count is the database's WIDE_WAIT_MS after the commit. */
-  streamsRight: number;
-  /** Outbox rows still waiting then (the relay could not announce them). */
-  outboxRowsLeft: number;
-  /** NOTIFYs heard on unread_count meanwhile, and the ids they carried. */
-  notifies: number;
-  notifiedItems: number;
-};
-
-export type WriteCeilingResult = {
-  shape: Omit<WriteCeilingShape, "floorEnv" | "cpuProfDir">;
-  runs: CeilingRun[];
-  deliveries: Delivery[];
-  cohort: CohortCheck | null;
-  wide: WideCheck | null;
-  /** Requests that found their user's notifications used up (marked an already-read one): 0 unless the seed was short. */
-  exhausted: number;
-};
-
-const USER_PREFIX = "wc-user-";
-const OPEN_CONCURRENCY = 50;
-const OPEN_TIMEOUT_MS = 180_000;
-const SETTLE_MS = 2_000;
-const OUTBOX_DRAIN_TIMEOUT_MS = 20_000;
-const OUTBOX_SAMPLE_MS = 200;
-const WIDE_WAIT_MS = 3_000;
-const ADMIN = { id: "bench-ceiling-admin", name: "bench-admin", email: ADMIN_EMAIL, role: "admin" };
-const WHAT: Record<AnnounceMode, string> = {
-  none: "no announcement",
-  notify: "NOTIFY at commit (before V)",
-  outbox: "outbox + relay (V)",
-};
-
-const now = () => performance.timeOrigin + performance.now();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The versions of `announce` the bench switches between; `outbox` is the migration's own, read back at the start. */
-const ANNOUNCE_SQL: Record<Exclude<AnnounceMode, "outbox">, string> = {
-  none: `create or replace function announce(channel text, payloads text[]) returns int language plpgsql as $$
-    begin return 0; end $$`,
-  notify: `create or replace function announce(channel text, payloads text[]) returns int language plpgsql as $$
-    begin
-      perform pg_notify(channel, json_build_array(item)::text) from unnest(payloads) as item;
-      return coalesce(cardinality(payloads), 0);
-    end $$`,
-};
-
-/** Notifications each user needs: every run at up to `maxRate` commits/s, with a margin. */
-export function notificationsPerUser(runs: number, seconds: number, users: number, maxRate = 5000): number {
-  return Math.max(50, Math.ceil((runs * seconds * maxRate) / users));
-}
-
-type Seeded = { userIds: string[]; tokens: string[]; unread: string[][]; cohortId: string };
-
-/** Users, one session each, `perUser` unread notifications each (one INSERT), one cohort of pros, an admin. */
-async function seed(db: BenchDatabase, users: number, perUser: number, cohortSize: number): Promise<Seeded> {
-  const sql = db.sql;
-  await sql`
-    insert into users (id, name, email)
-    select ${USER_PREFIX} || lpad(i::text, 4, '0'), 'Ceiling user ' || i, 'ceiling-' || i || '@bench.test'
-    from generate_series(0, ${users - 1}::int) i`;
-  // The table keeps each token's SHA-256 (server/auth/hashed-session-tokens.ts); the raw tokens are the callers'.
-  const sessions = await sql<{ userId: string; token: string }[]>`
-    with raw as (
-      select i, ${USER_PREFIX} || lpad(i::text, 4, '0') as user_id, md5(random()::text || i) as token
-      from generate_series(0, ${users - 1}::int) i
-    ), made as (
-      insert into sessions (id, token, user_id, expires_at)
-      select 'wc-session-' || i, encode(sha256(convert_to(token, 'UTF8')), 'hex'), user_id,
-             now() + make_interval(secs => ${SESSION_LIFETIME.expiresInSeconds}::int)
-      from raw
-    )
-    select user_id as "userId", token from raw order by i`;
-  await sql`
-    insert into notifications (user_id, event_type, category, title, body)
-    select ${USER_PREFIX} || lpad(u::text, 4, '0'), 'message.received', 'messages', 'Bench: message ' || n, 'Something to read'
-    from generate_series(1, ${perUser}::int) n cross join generate_series(0, ${users - 1}::int) u`;
-  const rows = await sql<{ user_id: string; id: string }[]>`
-    select user_id, id from notifications where user_id like ${`${USER_PREFIX}%`} order by user_id, date_created, id`;
-  const index = new Map(sessions.map((s, i) => [s.userId, i]));
-  const unread: string[][] = sessions.map(() => []);
-  for (const r of rows) unread[index.get(r.user_id)!]!.push(r.id);
-  await sql`insert into users (id, name, email, role) values (${ADMIN.id}, ${ADMIN.name}, ${ADMIN.email}, ${ADMIN.role})`;
-  const { cohortIds } = await seedPros(sql, { pros: cohortSize, cohortSize });
-  await sql.unsafe("vacuum (analyze)");
-  return { userIds: sessions.map((s) => s.userId), tokens: sessions.map((s) => s.token), unread, cohortId: cohortIds[0]! };
-}
-
-async function unreadCounts(sql: postgres.Sql): Promise<Map<string, number>> {
-  const rows = await sql<{ user_id: string; unread: number }[]>`
-    select user_id, coalesce(sum(unread), 0)::int as unread from notification_counts
-    where user_id like ${`${USER_PREFIX}%`} group by user_id`;
-  return new Map(rows.map((r) => [r.user_id, r.unread]));
-}
-
-const totalOf = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
-
-async function outboxRows(sql: postgres.Sql): Promise<{ rows: number; lag: number }> {
-  const [row] = await sql<{ rows: number; lag: number }[]>`
-    select count(*)::int as rows, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as lag from change_outbox`;
-  return row!;
-}
+import { activateCohort, compare } from "./write-ceiling-checks.js";
+import {
+  ANNOUNCE_SQL,
+  type AnnounceMode,
+  type CeilingRun,
+  type CohortCheck,
+  type Delivery,
+  now,
+  OPEN_CONCURRENCY,
+  OPEN_TIMEOUT_MS,
+  OUTBOX_DRAIN_TIMEOUT_MS,
+  OUTBOX_SAMPLE_MS,
+  outboxRows,
+  SETTLE_MS,
+  seed,
+  sleep,
+  totalOf,
+  USER_PREFIX,
+  unreadCounts,
+  WHAT,
+  WIDE_WAIT_MS,
+  type WideCheck,
+  type WriteCeilingResult,
+  type WriteCeilingShape,
+} from "./write-ceiling-setup.js";
 
 export async function measureWriteCeiling(
   db: BenchDatabase,
@@ -492,204 +332,4 @@ export async function measureWriteCeiling(
     await Promise.allSettled(servers.map((s) => s.stop()));
     await listener.end({ timeout: 5 });
   }
-}
-
-/** Each user's stream against the database, and every answered change's latency to its stream. */
-function compare(
-  reports: StreamReport[],
-  before: Map<string, number>,
-  after: Map<string, number>,
-  answers: { u: number; id: string; at: number }[],
-  rankOf: Map<string, number>,
-  userIds: string[],
-) {
-  const eventsOf = new Map(reports.map((s) => [s.follows, s.events]));
-  let usersChanged = 0;
-  let usersWithEvents = 0;
-  let usersChangedWithoutEvent = 0;
-  let events = 0;
-  let wrongFinal = 0;
-  const wrongSamples: string[] = [];
-  for (const user of userIds) {
-    const list = eventsOf.get(user) ?? [];
-    const k = before.get(user) ?? 0;
-    const final = after.get(user) ?? 0;
-    events += list.length;
-    if (list.length) usersWithEvents++;
-    if (k !== final) {
-      usersChanged++;
-      if (!list.length) usersChangedWithoutEvent++;
-    }
-    const last = list.length ? Number(list[list.length - 1]![0]) : k;
-    if (last !== final || !eventsOf.has(user)) {
-      wrongFinal++;
-      if (wrongSamples.length < 10) wrongSamples.push(`${user}: stream ${last}, database ${final} (was ${k}, ${list.length} events)`);
-    }
-  }
-  const latencies: number[] = [];
-  let unmatched = 0;
-  for (const a of answers) {
-    const user = userIds[a.u]!;
-    const rank = rankOf.get(a.id);
-    if (rank === undefined) continue; // not marked in this run (cannot happen for an answered request)
-    const count = Math.max(0, (before.get(user) ?? 0) - rank);
-    const first = (eventsOf.get(user) ?? []).find(([value]) => Number(value) <= count);
-    if (!first) unmatched++;
-    else latencies.push(Math.max(0, first[1] - a.at));
-  }
-  return {
-    usersChanged,
-    usersWithEvents,
-    usersChangedWithoutEvent,
-    events,
-    wrongFinal,
-    wrongSamples,
-    latency: summarize(latencies),
-    unmatched,
-  };
-}
-
-/** The product's restriction.activateCohort of one cohort: the NOTIFYs the bench hears on restriction_flags for it. */
-async function activateCohort(
-  databaseUrl: string,
-  cohortId: string,
-  pros: number,
-  flags: { at: number; payload: string }[],
-  log: (message: string) => void,
-): Promise<CohortCheck> {
-  const handle = await createDb({ databaseUrl, maxConnections: 2 });
-  try {
-    const caller = createCaller(createContextInner({ db: handle.db, push: createPushService({ vapid: null }) }, { user: ADMIN }));
-    const heardBefore = flags.length;
-    const sent = now();
-    const result = await caller.restriction.activateCohort({ id: cohortId });
-    const answered = now();
-    if (result.status !== "active") throw new Error(`activation of cohort ${cohortId} left it ${result.status}`);
-    await sleep(2_000);
-    const heardNow = flags.slice(heardBefore);
-    const check: CohortCheck = {
-      pros,
-      notifies: heardNow.length,
-      payloads: heardNow.map((h) => h.payload),
-      activationMs: answered - sent,
-      heardAfterMs: heardNow.length ? heardNow[0]!.at - sent : Number.NaN,
-    };
-    log(`write-ceiling: cohort of ${pros} pros activated: ${check.notifies} NOTIFY on ${FLAGS_CHANNEL} (${check.payloads.join(", ")})`);
-    return check;
-  } finally {
-    await handle.close();
-  }
-}
-
-const fmt = (n: number | null | undefined, digits = 1) => (n === null || n === undefined || !Number.isFinite(n) ? "-" : n.toFixed(digits));
-
-/** The floor's req/s: the mean of its runs before and after the product's. */
-function floorRps(r: WriteCeilingResult): number {
-  const floors = r.runs.filter((run) => run.server === "floor");
-  return floors.reduce((n, run) => n + run.rps, 0) / Math.max(1, floors.length);
-}
-
-const productRun = (r: WriteCeilingResult, announce: AnnounceMode) =>
-  r.runs.find((run) => run.server === "product" && run.announce === announce);
-
-export function writeCeilingTable(r: WriteCeilingResult): string {
-  const floor = floorRps(r);
-  const lines = [
-    "| target | announcement | req/s | × floor | p50 / p99 ms | errors | server CPU ms/req | counts lowered |",
-    "|---|---|---:|---:|---:|---:|---:|---:|",
-  ];
-  for (const run of r.runs) {
-    const who = run.server === "floor" ? "floor (bench/floor.ts)" : `product, ${run.instances} instances`;
-    const rps = run.instances > 1 ? `${fmt(run.rps, 0)} (${run.rpsPerInstance.map((x) => fmt(x, 0)).join(" + ")})` : fmt(run.rps, 0);
-    lines.push(
-      `| ${who} | ${WHAT[run.announce]} | ${rps} | ${run.server === "floor" ? "" : fmt(run.rps / floor, 2)} | ${fmt(run.p50)} / ${fmt(run.p99)} | ${run.errors} | ${fmt(run.cpuMsPerRequest, 2)} | ${run.changes} |`,
-    );
-  }
-  const delivered = r.deliveries;
-  const row = (label: string, cell: (d: Delivery) => string) => `| ${label} | ${delivered.map(cell).join(" | ")} |`;
-  const ms = (n: number) => fmt(n, 0);
-  lines.push(
-    "",
-    `Delivery to the ${delivered[0]?.streams ?? 0} unread-count streams (one per user, half on each instance), each product run:`,
-    "",
-    `| measurement | ${delivered.map((d) => WHAT[d.announce]).join(" | ")} |`,
-    `|---|${delivered.map(() => "---:").join("|")}|`,
-    row("changes made (unread counts lowered in the database)", (d) => String(d.changes)),
-    row("answers recorded (latency samples)", (d) => String(d.answered)),
-    row("events received", (d) => String(d.events)),
-    row("users whose count changed / with ≥ 1 event", (d) => `${d.usersChanged} / ${d.usersWithEvents}`),
-    row("**changed users without an event** (0)", (d) => `**${d.usersChangedWithoutEvent}**`),
-    row("**users whose last count ≠ the database's** (0)", (d) => `**${d.wrongFinal}**`),
-    row("**answer → event p50 / p99 / max ms**", (d) => `**${ms(d.latency.p50)} / ${ms(d.latency.p99)} / ${ms(d.latency.max)}**`),
-    row("answered changes never seen on their stream", (d) => String(d.unmatched)),
-    row(
-      "NOTIFYs on unread_count (bench's LISTEN) / ids carried / most ids in one",
-      (d) => `${d.notifies} / ${d.notifiedItems} / ${d.maxItemsPerNotify}`,
-    ),
-    row("outbox backlog, sampled every 200 ms: max rows / oldest's max age", (d) =>
-      d.outbox
-        ? `${d.outbox.maxRows} / ${fmt(d.outbox.maxLagSeconds, 2)} s (${d.outbox.samples} samples); ${d.outbox.rowsAtEnd} left after the load`
-        : "-",
-    ),
-    row("end of load → report (outbox empty, then 2 s)", (d) => `${fmt(d.settleMs / 1000, 1)} s`),
-    row("streams ended early", (d) => String(d.endedEarly)),
-  );
-  if (r.cohort) {
-    lines.push(
-      "",
-      `Cohort of ${r.cohort.pros} pros activated once (restriction.activateCohort, outbox on): ${r.cohort.notifies} NOTIFY on restriction_flags (payload ${r.cohort.payloads.join(", ") || "-"}), heard ${fmt(r.cohort.heardAfterMs, 0)} ms after the call (the call took ${fmt(r.cohort.activationMs, 0)} ms).`,
-    );
-  }
-  if (r.wide) {
-    lines.push(
-      "",
-      `One statement lowering all ${r.wide.users} users' counts at once (raw SQL, as a seed or a script would; outbox on): ${r.wide.streamsRight} of ${r.wide.users} streams showed the database's count ${WIDE_WAIT_MS / 1000} s later; ${r.wide.notifies} NOTIFYs on unread_count carrying ${r.wide.notifiedItems} ids; ${r.wide.outboxRowsLeft} outbox rows still waiting.`,
-    );
-  }
-  if (r.exhausted) lines.push("", `**${r.exhausted} requests found their user's unread notifications used up** (the seed was short).`);
-  return lines.join("\n");
-}
-
-export function writeCeilingVerdicts(r: WriteCeilingResult): Verdict[] {
-  const floor = floorRps(r);
-  const floors = r.runs.filter((run) => run.server === "floor").map((run) => fmt(run.rps, 0));
-  const outbox = productRun(r, "outbox");
-  const notify = productRun(r, "notify");
-  const none = productRun(r, "none");
-  const delivery = r.deliveries.find((d) => d.announce === "outbox");
-  const out: Verdict[] = [];
-  if (outbox) {
-    out.push({
-      target: "single-user count-changing commits, outbox + relay ≥ 0.7× the floor",
-      met: outbox.rps / floor >= 0.7 && outbox.errors === 0,
-      detail: `${fmt(outbox.rps, 0)} vs ${fmt(floor, 0)} req/s (floor runs before and after: ${floors.join(", ")}) = ${fmt(outbox.rps / floor, 2)}×; ${outbox.errors} errors. For comparison: NOTIFY at commit ${notify ? `${fmt(notify.rps, 0)} req/s = ${fmt(notify.rps / floor, 2)}×` : "-"}; the product with no announcement (its own ceiling here) ${none ? `${fmt(none.rps, 0)} req/s = ${fmt(none.rps / floor, 2)}×, so announcing keeps ${fmt(outbox.rps / none.rps, 2)}× of it with the outbox${notify ? `, ${fmt(notify.rps / none.rps, 2)}× with NOTIFY at commit` : ""}` : "-"}`,
-    });
-  }
-  if (delivery) {
-    out.push({
-      target: "every change reaches its stream (outbox + relay): nothing missing",
-      met: delivery.usersChangedWithoutEvent === 0 && delivery.wrongFinal === 0 && delivery.unmatched === 0 && delivery.endedEarly === 0,
-      detail: `${delivery.changes} changes for ${delivery.usersChanged} users, ${delivery.events} events; ${delivery.usersChangedWithoutEvent} changed users without an event, ${delivery.wrongFinal} streams whose last count is not the database's${delivery.wrongSamples.length ? ` (${delivery.wrongSamples.slice(0, 3).join("; ")})` : ""}, ${delivery.unmatched} answered changes never seen`,
-    });
-    out.push({
-      target: "change → event p99 ≤ 1 s at that rate (outbox + relay; from the HTTP answer)",
-      met: delivery.latency.p99 <= 1000 && delivery.unmatched === 0,
-      detail: `p50 ${fmt(delivery.latency.p50, 0)} / p99 ${fmt(delivery.latency.p99, 0)} / max ${fmt(delivery.latency.max, 0)} ms over ${delivery.latency.samples} changes; ${delivery.notifies} NOTIFYs carried ${delivery.notifiedItems} ids (${fmt(delivery.notifiedItems / Math.max(1, delivery.notifies), 1)} on average)`,
-    });
-  }
-  if (r.cohort) {
-    out.push({
-      target: `a cohort of ${r.cohort.pros} is one announcement, not ${r.cohort.pros}`,
-      met: r.cohort.notifies === 1,
-      detail: `${r.cohort.notifies} NOTIFY on restriction_flags (${r.cohort.payloads.join(", ") || "none"})`,
-    });
-  }
-  if (r.wide) {
-    out.push({
-      target: `one statement changing ${r.wide.users} users' counts is announced to every stream (outbox + relay)`,
-      met: r.wide.streamsRight === r.wide.users && r.wide.outboxRowsLeft === 0,
-      detail: `${r.wide.streamsRight} of ${r.wide.users} streams right ${WIDE_WAIT_MS / 1000} s after the commit; ${r.wide.notifies} NOTIFYs carrying ${r.wide.notifiedItems} ids; ${r.wide.outboxRowsLeft} outbox rows left unannounced`,
-    });
-  }
-  return out;
 }

@@ -189,7 +189,7 @@ async function walkThrough(token: string, userId: string) {
   live.stop();
   step("live unread count", { onSubscribe, afterANewNotification, afterDeletingIt });
 
-  // Push subscriptions come from a browser's PushManager.subscribe() (README, "Subscribing a browser").
+  // Push subscriptions come from a browser's PushManager.subscribe() (docs/producers.md, "Subscribing a browser").
   const [{ publicKey }, { subscriptions }] = await Promise.all([
     api.notifications.vapidPublicKey.query(),
     api.notifications.listSubscriptions.query(),

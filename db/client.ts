@@ -8,7 +8,6 @@ import { PGlite } from "@electric-sql/pglite";
 import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { Logger } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
@@ -20,11 +19,9 @@ import { type DbObserver, instrumentDb } from "./observe.js";
 import { type Relay, type RelayOptions, startOutboxRelay } from "./outbox-relay.js";
 import { projectRoot } from "./project-root.js";
 import * as schema from "./schema/index.js";
+import type { Db, DbOrTx, Schema } from "./types.js";
 
-export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-/** The database or an open transaction on it: what a statement that may run inside either takes. */
-export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type { Db, DbOrTx, Schema };
 
 export const migrationsFolder = join(projectRoot, "db", "migrations");
 

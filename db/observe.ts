@@ -5,7 +5,7 @@
 // typed API (`db._.session`): a statement outside a transaction, and a transaction as a whole (it holds one
 // connection throughout), is one unit of work from being issued until it settles, waiting for a pool
 // connection included. The same wrapper knows when a transaction has committed, for afterCommit.
-import type { Db, DbOrTx } from "./client.js";
+import type { Db, DbOrTx } from "./types.js";
 
 export type DbWorkKind = "statement" | "transaction";
 /** Told when a unit of work is issued; returns what to call once it has settled (with its error, if it failed). */

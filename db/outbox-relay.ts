@@ -13,7 +13,7 @@
 import postgres, { type Options } from "postgres";
 
 /** The relay's advisory lock: one per database (advisory locks belong to a database). */
-const RELAY_LOCK = 7_022_431_905_118;
+export const RELAY_LOCK = 7_022_431_905_118;
 /** The memory feed's heartbeats (server/memory/feed.ts), announced after the changes of their batch. */
 const HEARTBEAT_CHANNEL = "memory_heartbeat";
 /**

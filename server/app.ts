@@ -5,44 +5,47 @@ import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { sql } from "drizzle-orm";
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyError, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import type { Db, DbHandle } from "../db/client.js";
 import type { Relay, RelayOptions } from "../db/outbox-relay.js";
 import { verifierKeyText } from "./audit/log/note.js";
 import { type AuditLogSettings, startAuditLog } from "./audit/log-service.js";
 import { apiKeyVerifier } from "./auth/api-keys.js";
 import { type Auth, mountAuth } from "./auth/better-auth.js";
+import { registerSignOut } from "./auth/sign-out.js";
 import type { Config } from "./config.js";
-import { type Context, contextFactory } from "./context.js";
+import type { Context } from "./context.js";
 import { toAppError } from "./errors/error-mapper.js";
-import { AppError, TooManyRequestsError, UnsupportedMediaTypeError } from "./errors/errors.js";
-import { normalAuthPath } from "./http/auth-path.js";
+import { AppError } from "./errors/errors.js";
+import { fromFastifyError, sendError } from "./errors/rest.js";
+import { registerRateLimits, registerRequestGuards, SIGN_UP_PATH } from "./http/auth-guards.js";
 import { registerAuthTextGuard } from "./http/auth-text.js";
 import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
-import { type KeyedOutside, registerIdempotency } from "./http/idempotency.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "./http/json-depth.js";
-import { createFailureBudget, createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
+import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, type Window } from "./http/rate-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
-import { judgeWrite } from "./http/trusted-writes.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
 import { type RelaySettings, startChangeRelay } from "./live/relay.js";
-import { createLiveUnreadCounts, registerUnreadCountStream } from "./live/stream.js";
 import { fenceWrites, startMemory } from "./memory/index.js";
 import { requestForLog } from "./observability/request-log.js";
 import { requestObserver } from "./observability/request-metrics.js";
 import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
 import { registerOfrep } from "./ofrep/routes.js";
+import { pushExtrasOf, receiptCorsOptions } from "./producers/push-setup.js";
+import { RECEIPTS_PATH, registerReceiptRoute } from "./producers/receipt-route.js";
 import { type RetentionOptions, startRetention } from "./producers/retention.js";
 import { registerProducerRoutes } from "./producers/routes.js";
 import { startDeliveryQueue } from "./push/delivery-queue.js";
 import type { PushService } from "./push/sender.js";
+import { contextFactory } from "./request-context.js";
 import { registerRestRoutes } from "./rest/adapter.js";
 import { keyCreationReplay } from "./rest/api-key-replay.js";
+import { type KeyedOutside, registerIdempotency } from "./rest/idempotency.js";
 import { registerAuditLogDoor } from "./rest/audit-log.js";
-import { sendError } from "./rest/errors.js";
 import { buildOpenApiDocument } from "./rest/openapi.js";
 import { restRoutes } from "./rest/routes.js";
+import { createLiveUnreadCounts, registerUnreadCountStream } from "./rest/unread-stream.js";
 import { appRouter } from "./routers/index.js";
 import { registerTrpcDoor } from "./trpc/door.js";
 
@@ -116,6 +119,8 @@ export type Limits = {
   signUp: Window;
   /** Admin test pushes per caller (user id), through either door (the procedure's rateLimited middleware). */
   testPush: Window;
+  /** Delivery receipts per client address (POST /api/notifications/receipts, no session). */
+  receipts: Window;
   /** Largest request body, in bytes. */
   bodyBytes: number;
   /** Live unread-count streams (SSE and tRPC) one user may have open on this instance (STREAMS_PER_USER). */
@@ -140,6 +145,7 @@ export const defaultLimits: Limits = {
   signInFailuresPerAddress: { max: 60, timeWindowMs: 60_000 },
   signUp: { max: 10, timeWindowMs: 60_000 },
   testPush: { max: 30, timeWindowMs: 60_000 },
+  receipts: { max: 600, timeWindowMs: 60_000 },
   bodyBytes: 1024 * 1024,
   streamsPerUser: 32,
   pushSubscriptionsPerUser: 20,
@@ -149,25 +155,10 @@ export const defaultLimits: Limits = {
   ofrepStreamsPerKey: 10_000,
 };
 
-/** Fastify's own errors (body parsing, limits) as the kinds of docs/api.md#errors; anything else via toAppError. */
-function fromFastifyError(err: FastifyError): AppError {
-  switch (err.statusCode) {
-    case 413:
-      return new AppError("PAYLOAD_TOO_LARGE", "Request body is too large");
-    case 415:
-      return new UnsupportedMediaTypeError();
-  }
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    const malformed = err instanceof SyntaxError || err.code === "FST_ERR_CTP_INVALID_JSON_BODY";
-    return new AppError("VALIDATION_ERROR", malformed ? "Malformed JSON body" : err.message);
-  }
-  return toAppError(err);
-}
-
 const TRPC_PREFIX = "/trpc";
 
 /**
- * Keyed routes claimed outside one transaction (server/http/idempotency.ts): a test push counts its rate
+ * Keyed routes claimed outside one transaction (server/rest/idempotency.ts): a test push counts its rate
  * limit and sends pushes, a subscription resolves its endpoint's name. Held inside a transaction, forty
  * keyed test pushes took the whole pool and each waited for a second connection (issue Y, finding 3).
  */
@@ -177,84 +168,6 @@ const KEYED_OUTSIDE_TRANSACTION: Readonly<Record<string, KeyedOutside>> = {
 };
 /** Route templates in each request's log lines and metrics; a tRPC call's label is one of the procedures. */
 const requests = requestObserver({ route: `${TRPC_PREFIX}/:path`, procedures: new Set(Object.keys(appRouter._def.procedures)) });
-
-const SIGN_IN_PATH = "/api/auth/sign-in/email";
-/** better-auth's admin plugin endpoints, closed in every case spelling its router might accept. */
-const ADMIN_PLUGIN_PATH = /^\/api\/auth\/admin(\/|$)/i;
-const SIGN_UP_PATH = "/api/auth/sign-up/email";
-
-/**
- * Which request limited at the Fastify door (sign-in and sign-up are no procedures) this is, or null. Only
- * paths in normal form reach better-auth (server/http/auth-path.ts), so this is the path it serves; the
- * case is folded in case its router does.
- */
-function limitedOperation(method: string, url: string): "signIn" | "signUp" | null {
-  const path = normalAuthPath(url)?.toLowerCase();
-  if (method === "POST" && path === SIGN_IN_PATH) return "signIn";
-  if (method === "POST" && path === SIGN_UP_PATH) return "signUp";
-  return null;
-}
-
-/**
- * Refused before anything else runs: a path under /api/auth/ that is not in normal form (400), a write with
- * the session cookie from an untrusted origin (403), a write whose body is not JSON (415).
- */
-function registerRequestGuards(app: FastifyInstance, isTrustedOrigin: (origin: string) => boolean) {
-  app.addHook("onRequest", async (request, reply) => {
-    const authPath = normalAuthPath(request.url);
-    if (authPath === null) {
-      return sendError(reply, new AppError("VALIDATION_ERROR", "Malformed URL: /api/auth/ paths take no dot, empty or %-escaped segments"));
-    }
-    // better-auth's admin endpoints read their input their own way; accounts are the service's own (issue X).
-    if (authPath && ADMIN_PLUGIN_PATH.test(authPath)) {
-      return sendError(
-        reply,
-        new AppError("NOT_FOUND", "Not found: accounts are administered under /api/admin/users (docs/api.md#accounts)"),
-      );
-    }
-    switch (judgeWrite(request, isTrustedOrigin)) {
-      case "untrusted-origin":
-        return sendError(reply, new AppError("FORBIDDEN", "A write with the session cookie must come from a trusted origin"));
-      case "not-json":
-        return sendError(reply, new UnsupportedMediaTypeError());
-    }
-  });
-}
-
-function registerRateLimits(app: FastifyInstance, limits: Limits, store: RateLimitStore) {
-  const limiters = {
-    signIn: createRateLimiter(store, "sign-in", limits.signIn),
-    signUp: createRateLimiter(store, "sign-up", limits.signUp),
-  };
-  const keys = {
-    signIn: (req: FastifyRequest) => `${req.ip}|${String((req.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase()}`,
-    signUp: (req: FastifyRequest) => req.ip,
-  };
-  // One address trying many accounts stays under the per-account limit (53 e-mails sprayed without a 429,
-  // issue X): its failed sign-ins also share one budget per address. A failure is only known from the
-  // answer, so each attempt holds a point until then and gets it back unless better-auth refused it (4xx).
-  const failures = createFailureBudget(store, "sign-in-failures", limits.signInFailuresPerAddress);
-  const holding = new WeakSet<FastifyRequest>();
-  // preHandler: the body (the sign-in address) is parsed by then.
-  app.addHook("preHandler", async (request, reply) => {
-    const operation = limitedOperation(request.method, request.url);
-    if (!operation) return;
-    const verdict = await limiters[operation](keys[operation](request));
-    if (verdict.limited) return sendError(reply, new TooManyRequestsError(verdict.retryAfterSeconds));
-    if (operation !== "signIn") return;
-    const budget = await failures.reserve(request.ip);
-    holding.add(request);
-    if (budget.limited) return sendError(reply, new TooManyRequestsError(budget.retryAfterSeconds));
-  });
-  app.addHook("onResponse", async (request, reply) => {
-    if (!holding.has(request)) return;
-    const status = reply.statusCode;
-    // A success, a server fault or this limit's own 429 is no failed sign-in.
-    if (status < 400 || status >= 500 || status === 429) {
-      await failures.refund(request.ip).catch((err) => request.log.warn({ err }, "sign-in limit: giving a point back failed"));
-    }
-  });
-}
 
 /**
  * TRUST_PROXY as Fastify's trustProxy. Fastify 5 treats a bare number as "trust nothing", so a hop count is
@@ -339,11 +252,16 @@ export async function buildApp(deps: AppDeps) {
     jsonParser(request, text, done);
   });
 
-  await app.register(cors, {
+  const apiCors = {
     origin: deps.config.corsOrigins.length ? deps.config.corsOrigins : false,
     credentials: true,
     // ETag: a page on another origin reading the flag (the OFREP web provider) gets its 304s too.
     exposedHeaders: ["set-auth-token", "x-request-id", "idempotent-replayed", "etag"],
+  };
+  // Receipts come from the app's service worker and pages (APP_BASE_URL), never with credentials.
+  const receiptCors = receiptCorsOptions(deps.config.corsOrigins, deps.config.appBaseUrl ?? null);
+  await app.register(cors, {
+    delegator: (req, callback) => callback(null, req.url?.split("?", 1)[0] === RECEIPTS_PATH ? receiptCors : apiCors),
   });
 
   app.setErrorHandler((err: FastifyError, _request, reply) => sendError(reply, fromFastifyError(err)));
@@ -398,6 +316,7 @@ export async function buildApp(deps: AppDeps) {
       }
     });
   }
+  registerSignOut(app, deps.auth, deps.db);
   mountAuth(app, deps.auth);
 
   // On PostgreSQL writers only record their changes (migration 0018): this instance may be the one that
@@ -411,6 +330,7 @@ export async function buildApp(deps: AppDeps) {
     : null;
   app.addHook("onClose", async () => relay?.stop());
 
+  const pushLinks = { appBaseUrl: deps.config.appBaseUrl ?? null, inboxUrl: new URL("/console/inbox", publicBaseUrl(deps)).href };
   const rateLimits = { testPush: createRateLimiter(rateLimitStore, "test-push", limits.testPush) };
   const live = await createLiveUnreadCounts(app, { db: deps.db, listen: deps.listen, maxStreamsPerUser: limits.streamsPerUser });
   const createContext = contextFactory(
@@ -424,6 +344,7 @@ export async function buildApp(deps: AppDeps) {
       approvals: deps.config.approvals,
       signUp: deps.config.signUp,
       appBaseUrl: deps.config.appBaseUrl,
+      pushLinks,
       pushSubscriptionsPerUser: limits.pushSubscriptionsPerUser,
     },
     deps.auth,
@@ -485,7 +406,19 @@ export async function buildApp(deps: AppDeps) {
       })
     : null;
   app.addHook("onClose", async () => retention?.stop());
-  registerProducerRoutes(app, { db: deps.db, push: deps.push, verifyKey, queued: () => queue?.wake(), unreadCounts: memory?.unreadCounts });
+  const pushExtras = pushExtrasOf(deps.push, pushLinks);
+  registerProducerRoutes(app, {
+    db: deps.db,
+    ingestPush: pushExtras,
+    verifyKey,
+    queued: () => queue?.wake(),
+    unreadCounts: memory?.unreadCounts,
+  });
+  registerReceiptRoute(app, {
+    db: deps.db,
+    tokens: pushExtras?.tokens ?? null,
+    limiter: createRateLimiter(rateLimitStore, "push-receipt", limits.receipts),
+  });
 
   const onFlagError = (err: unknown) => app.log.warn({ err }, "OFREP: reading a flag change failed");
   const flagChanges = createFlagChangeHub(deps.db, onFlagError, {

@@ -4,6 +4,7 @@ import webpush from "web-push";
 import { z } from "zod";
 import { databaseEnvShape, describeEnvIssues, withoutEmptyValues } from "../db/config.js";
 import { parseSignerKey, type Signer } from "./audit/log/note.js";
+import { appleRefusesSubject, VAPID_SUBJECT_RULE, vapidSubjectProblem } from "./push/vapid-subject.js";
 
 const flag = z
   .enum(["true", "false", "1", "0", ""])
@@ -59,8 +60,8 @@ const appBaseUrl = z
 const proxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6(), z.enum(["loopback", "linklocal", "uniquelocal"])]);
 
 /**
- * TRUST_PROXY: `false`, a hop count, or the proxies' addresses (docs/scaling.md, "Behind a proxy"). `true`
- * is refused: trusting every hop lets any client write its own X-Forwarded-For.
+ * TRUST_PROXY: `false`, a hop count, or the proxies' addresses (docs/scaling.md, "Running N instances behind
+ * a load balancer"). `true` is refused: trusting every hop lets any client write its own X-Forwarded-For.
  */
 const trustProxy = z
   .string()
@@ -90,7 +91,7 @@ const envSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   VAPID_SUBJECT: z
     .string()
-    .regex(/^(mailto:.+|https:\/\/.+)$/, "must be a mailto: or https: URL")
+    .refine((subject) => vapidSubjectProblem(subject) === null, VAPID_SUBJECT_RULE)
     .optional(),
   NODE_ENV: z.string().optional(),
   PLATFORM_ADMIN_EMAILS: list,
@@ -273,6 +274,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!e.AUDIT_SIGNING_KEY && (e.AUDIT_CHECKPOINT_DIR || e.AUDIT_CHECKPOINT_URL)) {
     warnings.push("AUDIT_CHECKPOINT_DIR/AUDIT_CHECKPOINT_URL are set but AUDIT_SIGNING_KEY is not: no checkpoint is signed or written");
   }
+  const vapid = parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT);
+  if (vapid && appleRefusesSubject(vapid.subject)) {
+    warnings.push(
+      `VAPID_SUBJECT ${e.VAPID_SUBJECT ? `"${vapid.subject}"` : `is unset (so "${vapid.subject}")`}: Apple's push service refuses a placeholder host (403 BadJwtToken), so pushes to Safari and iOS are not sent; use a real mailto: address or https: URL`,
+    );
+  }
   const host = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
   const baseUrl = e.BETTER_AUTH_URL ?? `http://${host.includes(":") ? `[${host}]` : host}:${e.PORT}`;
   return {
@@ -295,7 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retentionDays: e.RETENTION_DAYS,
     authSecret: e.BETTER_AUTH_SECRET,
     baseUrl,
-    vapid: parseVapid(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY, e.VAPID_SUBJECT),
+    vapid,
     production,
     platformAdminEmails: production ? [] : e.PLATFORM_ADMIN_EMAILS.map((s) => s.toLowerCase()),
     bootstrapAdmin:

@@ -1,13 +1,12 @@
-// The request context: the services every procedure may use, and the caller resolved once per request.
-import type { FastifyRequest } from "fastify";
+// The request context: the services every domain function may use, and the caller resolved once per request.
+// Plain data, knowing nothing of HTTP or tRPC: the doors build it (server/request-context.ts), the domain reads it.
 import type { Db } from "../db/client.js";
-import type { Auth } from "./auth/better-auth.js";
-import { type SessionInfo, type SessionUser, sessionResolver } from "./auth/session.js";
+import type { SessionInfo, SessionUser } from "../db/schema/account-values.js";
 import type { ProcedureRateLimits } from "./http/rate-limit.js";
 import type { UnreadHub } from "./live/unread-hub.js";
 import type { UnreadCountMemory } from "./memory/counts.js";
 import type { FlagMemory } from "./memory/flags.js";
-import type { IdentityMemory } from "./memory/identity.js";
+import type { PayloadLinks } from "./push/payload.js";
 import type { PushService } from "./push/sender.js";
 
 /** What the process holds for its whole life. */
@@ -26,6 +25,8 @@ export type Services = {
   approvals?: "off" | "required";
   /** APP_BASE_URL: the platform app's origin, for the console's links to a notification's path (none when absent). */
   appBaseUrl?: string | null;
+  /** Where a push's `navigate` leads (server/push/payload.ts): APP_BASE_URL and the console's inbox. */
+  pushLinks?: PayloadLinks;
   /** SIGN_UP, shown to the console (open when absent). */
   signUp?: "open" | "closed";
   /** PUSH_SUBSCRIPTIONS_PER_USER: active push subscriptions per user (20 when absent). */
@@ -55,19 +56,8 @@ export function createContextInner(
   };
 }
 
-/**
- * The context of one HTTP request: the session from its bearer token or cookie, from `identity` (this
- * instance's memory) while it can vouch for it.
- */
-export function contextFactory(services: Services, auth: Auth, identity?: IdentityMemory) {
-  const resolveSession = sessionResolver(auth, services.db, identity);
-  return async function createContext(request: FastifyRequest): Promise<Context> {
-    const resolved = await resolveSession(request);
-    return createContextInner(services, {
-      user: resolved?.user ?? null,
-      session: resolved?.session ?? null,
-      userAgent: request.headers["user-agent"] ?? null,
-      requestId: request.id,
-    });
-  };
-}
+/** The context behind authedProcedure/adminProcedure: the caller is known. */
+export type AuthedContext = Context & { user: SessionUser; session: SessionInfo };
+
+/** Every domain function the procedures call is a plain function of its context and parsed input. */
+export type HandlerArgs<I = undefined> = { ctx: AuthedContext; input: I };

@@ -1,5 +1,5 @@
 // `npm run build:types [outDir]`: AppRouter's declarations as a package of their own (build/types by default),
-// for a TypeScript app in another repository (README.md, "An app in another repository"). Only the
+// for a TypeScript app in another repository (docs/typescript-client.md, "An app in another repository"). Only the
 // router's contracts are emitted (tsconfig.types.json); the package names the @trpc/server and zod it was
 // built with as peers, since the app's own copies are the ones its type-check reads.
 import { execFileSync } from "node:child_process";

@@ -40,6 +40,9 @@ export type LocalPushService = {
   close(): Promise<void>;
 };
 
+/** The largest encrypted body this service takes; a larger one is answered 413 whatever the endpoint. */
+export const MAX_PUSH_BYTES = 4096;
+
 /** Endpoints are `/push/<behaviour>/<random>`. */
 const behaviourOf = (path: string) => path.split("/")[2] ?? "";
 
@@ -68,7 +71,10 @@ export async function startPushService(): Promise<LocalPushService> {
     req.on("end", () => {
       const path = req.url ?? "/";
       const earlier = received.filter((r) => r.path === path).length;
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks), at: Date.now() });
+      const body = Buffer.concat(chunks);
+      received.push({ path, headers: req.headers, body, at: Date.now() });
+      // As real push services do (RFC 8030 §7.2 has them accept 4096 bytes, and no more need be taken).
+      if (body.length > MAX_PUSH_BYTES) return void res.writeHead(413).end("payload too large");
       answer(behaviourOf(path), req, res, earlier);
     });
   });

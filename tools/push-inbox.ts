@@ -1,4 +1,4 @@
-// A push inbox for one developer's machine (README, "Seeing a push arrive on your machine"): a Web Push
+// A push inbox for one developer's machine (docs/producers.md, "Seeing a push arrive on your machine"): a Web Push
 // service on 127.0.0.1 only (tools/local-push-service.ts) and a subscriber with real keys. It prints the
 // subscription to register, then each push that arrives, decrypted as a browser would, with its VAPID
 // signature checked against VAPID_PUBLIC_KEY when that is set. Ctrl-C stops it.

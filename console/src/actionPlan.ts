@@ -2,11 +2,7 @@
 // `approvals`, docs/api.md#four-eyes-approval): the one path the page offers and the words of its dialog.
 // Pure (no React, no I/O), unit-tested in test/unit/console-action-plan.test.ts. With approvals required an
 // activation can only be requested; a rollback never waits for anyone, but then needs a written reason.
-import {
-  MAX_CHANGE_REQUEST_TEXT_LENGTH,
-  MAX_ROLLBACK_REASON_LENGTH,
-  MIN_BYPASS_REASON_LENGTH,
-} from "../../server/routers/restriction/limits.js";
+import { MAX_CHANGE_REQUEST_TEXT_LENGTH, MAX_ROLLBACK_REASON_LENGTH, MIN_BYPASS_REASON_LENGTH } from "../../server/restriction/limits.js";
 
 export type Approvals = "off" | "required";
 export type CohortAction = "activate" | "rollback";
@@ -97,7 +93,7 @@ export function planFor(action: CohortAction, approvals: Approvals, cohortNumber
 
 /**
  * Letters, digits and punctuation: the characters the service counts in an emergency rollback's reason
- * (server/routers/restriction/emergency-reason.ts, which the console may not import; a unit test holds the two equal).
+ * (server/restriction/emergency-reason.ts, which the console may not import; a unit test holds the two equal).
  */
 const VISIBLE = /[\p{L}\p{N}\p{P}]/gu;
 

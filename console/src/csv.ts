@@ -2,10 +2,10 @@
 // (tab, comma, semicolon or pipe separated, read by Papa Parse), with or without a header row. When the rows
 // have several columns the operator picks the one holding the ids. The service's rules (1–500 ids, none
 // repeated, each 1–200 characters) are checked here so the operator sees what is wrong before anything is sent.
-export { MAX_PRO_ID_LENGTH, MAX_PROS_PER_COHORT as MAX_PROS } from "../../server/routers/restriction/limits.js";
+export { MAX_PRO_ID_LENGTH, MAX_PROS_PER_COHORT as MAX_PROS } from "../../server/restriction/limits.js";
 
 import Papa from "papaparse";
-import { MAX_PRO_ID_LENGTH, MAX_PROS_PER_COHORT as MAX_PROS } from "../../server/routers/restriction/limits.js";
+import { MAX_PRO_ID_LENGTH, MAX_PROS_PER_COHORT as MAX_PROS } from "../../server/restriction/limits.js";
 
 export type Delimiter = "\t" | ";" | "|" | ",";
 

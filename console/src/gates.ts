@@ -1,7 +1,7 @@
 // The service's gate messages in an operator's words. The service speaks in gate names and comparisons
 // (`response_rate 0.5 < 0.6`, "Run check-gates first"), which stay on screen as a detail line; this leads
 // with what they mean. Pure: unit-tested in test/unit/console-gates.test.ts.
-import { NO_GATE_CHECK_MESSAGE } from "../../server/routers/restriction/gates.js";
+import { NO_GATE_CHECK_MESSAGE } from "../../server/restriction/gates.js";
 
 export type Explained = {
   /** What it means, in plain words, as a sentence. */
@@ -12,7 +12,7 @@ export type Explained = {
 
 const UNMET = "Activation blocked by unmet gates: ";
 
-/** One failed gate, as evaluateGates (server/routers/restriction/gates.ts) writes it, in words. */
+/** One failed gate, as evaluateGates (server/restriction/gates.ts) writes it, in words. */
 function gateInWords(failure: string): string {
   const rate = /^response_rate (\S+) < (\S+)$/.exec(failure);
   if (rate) return `the response rate is ${rate[1]}, below the ${rate[2]} it needs`;

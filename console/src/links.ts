@@ -1,6 +1,6 @@
 // Where the console's links go. A pro's address in the console (issue K.5), and a notification's url in the
 // inbox (issue AD.3).
-import { isNotificationUrl } from "../../server/routers/notifications/urls.js";
+import { isNotificationUrl } from "../../server/notifications/urls.js";
 
 // A pro's address in the console: /console/pros/<id>, the id one path segment, escaped once with
 // encodeURIComponent on the way out and unescaped once on the way in (issue K.5). wouter's route params

@@ -16,7 +16,7 @@ export const apiKeys = pgTable(
     name: text("name").notNull(),
     /**
      * Whom the key's producer events belong to: keys sharing it share its eventIds, so a key can be rotated
-     * without duplicates (docs/api.md#sending-notifications-from-a-service). The name unless given.
+     * without duplicates (docs/producers.md#sending-notifications-from-a-service). The name unless given.
      */
     producer: text("producer").notNull(),
     scopes: text("scopes").array().notNull(),

@@ -27,7 +27,7 @@ export const auditActions = [
   // Service API keys (server/routers/api-keys/).
   "apikey.create",
   "apikey.revoke",
-  // Four-eyes approval (server/routers/restriction/change-requests.ts).
+  // Four-eyes approval (server/restriction/change-requests.ts).
   "change_request.create",
   "change_request.approve",
   "change_request.reject",

@@ -30,7 +30,7 @@ export const changeRequests = pgTable(
     requestedById: text("requested_by_id").notNull(),
     requestedByEmail: text("requested_by_email").notNull(),
     requestedAt: timestamp("requested_at", tz).notNull().defaultNow(),
-    /** The impact preview at request time (server/routers/restriction/impact.ts): what the approver reviews; null for grant-admin. */
+    /** The impact preview at request time (server/restriction/impact.ts): what the approver reviews; null for grant-admin. */
     preview: jsonb("preview"),
     decidedById: text("decided_by_id"),
     decidedByEmail: text("decided_by_email"),

@@ -1,4 +1,4 @@
-// Notifications from other services (docs/api.md#sending-notifications-from-a-service): each producer's
+// Notifications from other services (docs/producers.md#sending-notifications-from-a-service): each producer's
 // events, kept so that an event sent twice is one notification, and the push deliveries they queued, sent
 // after commit by whichever instance claims them (server/push/delivery-queue.ts).
 import { sql } from "drizzle-orm";
@@ -63,6 +63,12 @@ export const pushDeliveries = pgTable(
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
     sentAt: timestamp("sent_at", tz),
+    /** RFC 8030 Topic (1–32 of A-Z a-z 0-9 - _): a newer delivery with the same subscription and topic supersedes this one while unsent. */
+    topic: text("topic"),
+    /** When the service worker reported showing it (or a click, which implies it). */
+    displayedAt: timestamp("displayed_at", tz),
+    /** When the service worker, or the page a declarative push opened, reported a click. */
+    clickedAt: timestamp("clicked_at", tz),
     createdAt: timestamp("created_at", tz).notNull().defaultNow(),
   },
   (t) => [
@@ -71,6 +77,8 @@ export const pushDeliveries = pgTable(
     index("push_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
     index("push_deliveries_event_idx").on(t.producer, t.eventId),
     index("push_deliveries_subscription_idx").on(t.subscriptionId),
+    // Collapse: the queued deliveries of one subscription and topic, found without reading the others.
+    index("push_deliveries_topic_idx").on(t.subscriptionId, t.topic).where(sql`${t.status} = 'queued' and ${t.topic} is not null`),
     // Retention prunes by age.
     index("push_deliveries_created_idx").on(t.createdAt),
   ],

@@ -25,3 +25,15 @@ export type ChangeRequestStatus = (typeof changeRequestStatuses)[number];
 
 /** A pending request expires after this long. */
 export const CHANGE_REQUEST_TTL_HOURS = 72;
+
+/** A pro's stored restriction status, as memory, OFREP and the admin lookup read it. */
+export type ProStatus = {
+  proId: string;
+  restrictionActive: boolean;
+  /** The cohort whose activation or rollback set the flag; null when set per pro. */
+  cohortId: string | null;
+  updatedAt: Date;
+};
+
+/** A pro with no stored status: exactly these two keys (docs/api.md#pro-status). */
+export type NoProStatus = { proId: string; restrictionActive: false };

@@ -9,7 +9,7 @@ import { sqlState } from "../../db/errors.js";
 import { accounts, users } from "../../db/schema/index.js";
 import { type AuditEntry, recordAudit } from "../audit/record.js";
 import { AppError, forbidden, notFound } from "../errors/errors.js";
-import { type ChangeRequestView, fileChangeRequest } from "../routers/restriction/change-requests.js";
+import { type ChangeRequestView, fileChangeRequest } from "../restriction/change-requests.js";
 import { type Acting, refuseImpersonation } from "./acting.js";
 import { recordPasswordChoice } from "./control.js";
 import { identityDigest } from "./identity.js";

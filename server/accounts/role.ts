@@ -1,5 +1,5 @@
 // A user as the API shows them, and the one place a role is written: set-role with approvals off, and an
-// approved grant (server/routers/restriction/change-requests.ts). A change of role ends the user's sessions.
+// approved grant (server/restriction/change-requests.ts). A change of role ends the user's sessions.
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client.js";
 import { users } from "../../db/schema/index.js";
@@ -32,7 +32,7 @@ export const toView = (row: Omit<UserView, "banned"> & { banned: boolean | null 
 
 /**
  * Writes the role and ends the user's sessions, audited as `user.set_role`: set-role with approvals off, and
- * an approved grant (server/routers/restriction/change-requests.ts). Null when the user is gone.
+ * an approved grant (server/restriction/change-requests.ts). Null when the user is gone.
  */
 export async function changeRole(
   tx: DbOrTx,

@@ -4,16 +4,17 @@
 export const DAY_MS = 86_400_000;
 /** An impersonation session lasts an hour at most (CONTRACT part five). */
 export const IMPERSONATION_MS = 3_600_000;
-export { MAX_BAN_DAYS, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type RoleName, roleNames } from "../../db/schema/account-values.js";
-
-type Banned = { banned: boolean | null; banExpires: Date | null };
-
-/** Banned now: a ban without an end, or one that has not ended yet. */
-export const isBannedNow = (user: Banned, now: number): boolean =>
-  Boolean(user.banned) && (user.banExpires === null || user.banExpires.getTime() > now);
-
-/** An admin who can act: the admin role, and not banned now. */
-export const isActingAdmin = (user: Banned & { role: string }, now: number): boolean => user.role === "admin" && !isBannedNow(user, now);
+// Who counts as banned or as an acting admin is decided with the account's values (db/), where the session
+// resolver reads it too.
+export {
+  isActingAdmin,
+  isBannedNow,
+  MAX_BAN_DAYS,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  type RoleName,
+  roleNames,
+} from "../../db/schema/account-values.js";
 
 /**
  * Whether taking `targetId` out of the acting admins leaves none. `admins` are the acting admins, read under

@@ -1,5 +1,5 @@
 // The first platform admin, made at start-up from ADMIN_EMAIL / ADMIN_PASSWORD before the port opens
-// (docs/api.md#who-may-become-an-admin). It runs inside the server process because the embedded database
+// (docs/operators.md#who-may-become-an-admin). It runs inside the server process because the embedded database
 // admits one process only, so a separate CLI could not run beside it.
 import { count, eq } from "drizzle-orm";
 import { isPasswordOf } from "../../db/admin-account.js";

@@ -22,7 +22,7 @@ export const newSecret = () => `${SECRET_PREFIX}${randomBytes(32).toString("base
 export const secretHash = (secret: string) => createHash("sha256").update(secret).digest("hex");
 export const secretPrefix = (secret: string) => secret.slice(0, API_KEY_PREFIX_LENGTH);
 
-/** Why a key was refused: the label of `ofrep_refusals_total` (docs/api.md#metrics). */
+/** Why a key was refused: the label of `ofrep_refusals_total` (docs/operators.md#metrics). */
 export type KeyRefusalReason = "missing_key" | "unknown_key" | "revoked" | "expired" | "wrong_scope";
 
 /** A refused key: 401, or 403 for a missing scope, with the reason kept for counting. */

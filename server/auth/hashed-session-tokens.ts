@@ -1,4 +1,4 @@
-// Session tokens at rest (docs/machinery.md, "Hashed session tokens"): better-auth keeps a session's token
+// Session tokens at rest (docs/machinery.md, "server/auth/hashed-session-tokens.ts"): better-auth keeps a session's token
 // as it hands it out, so anyone who reads `sessions` (a backup, a replica, a leaked dump) could act as any
 // signed-in user. This wraps better-auth's database adapter so that `sessions.token` holds the token's
 // SHA-256 (hex) instead: every write of the token and every lookup by it is hashed on the way in, and the raw

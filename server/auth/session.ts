@@ -10,24 +10,14 @@ import type { FastifyRequest } from "fastify";
 import { textArray } from "../../db/arrays.js";
 import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
+import { isActingAdmin, type ResolvedSession, type SessionInfo, type SessionUser } from "../../db/schema/account-values.js";
 import { sessions, users } from "../../db/schema/index.js";
-import { isActingAdmin } from "../accounts/rules.js";
 import { recalled } from "../memory/feed.js";
 import type { IdentityMemory } from "../memory/identity.js";
 import { type Auth, SESSION_LIFETIME } from "./better-auth.js";
 import { sessionTokenHash } from "./hashed-session-tokens.js";
 
-export type SessionUser = { id: string; name: string; email: string; role: string };
-export type SessionInfo = {
-  id: string;
-  expiresAt: Date;
-  /**
-   * An impersonation session (better-auth's admin plugin): the admin who started it, named in the audit
-   * events made with it. Null or absent for a session of the user's own.
-   */
-  impersonatedBy?: { id: string; email: string } | null;
-};
-export type ResolvedSession = { user: SessionUser; session: SessionInfo } | null;
+export type { ResolvedSession, SessionInfo, SessionUser };
 
 const BEARER = "bearer ";
 

@@ -3,8 +3,8 @@
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
 import { causes, isDatabaseUnavailable, isOutcomeUnknown, sqlState } from "../../db/errors.js";
-import { kindOfTRPCCode } from "../trpc/errors.js";
 import { AppError, MethodNotAllowedError, UnsupportedMediaTypeError, validationError, zodDetails } from "./errors.js";
+import { kindOfTRPCCode } from "./trpc.js";
 
 const GENERIC_INTERNAL = "Internal server error";
 const GENERIC_UNAVAILABLE = "The database is unavailable; try again shortly";

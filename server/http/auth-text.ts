@@ -4,9 +4,9 @@
 // refuses the body before better-auth sees it, as every procedure's input refuses such text.
 import type { FastifyInstance } from "fastify";
 import { AppError } from "../errors/errors.js";
-import { firstUnstorableText } from "../producers/json-text.js";
-import { sendError } from "../rest/errors.js";
+import { sendError } from "../errors/rest.js";
 import { normalAuthPath } from "./auth-path.js";
+import { firstUnstorableText } from "./json-text.js";
 
 export function registerAuthTextGuard(app: FastifyInstance): void {
   // preValidation: the body is parsed by then, and no limit has counted the request yet.

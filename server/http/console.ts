@@ -1,4 +1,4 @@
-// The operator console (docs/api.md#operator-console): the Vite build in console/dist, served at /console
+// The operator console (docs/operators.md#operator-console): the Vite build in console/dist, served at /console
 // on the service's own origin so the better-auth session cookie and Helmet's CSP ('self') apply as is.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -6,7 +6,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { projectRoot } from "../../db/project-root.js";
 import { AppError } from "../errors/errors.js";
-import { sendError } from "../rest/errors.js";
+import { sendError } from "../errors/rest.js";
 
 export const defaultConsoleDir = join(projectRoot, "console", "dist");
 

@@ -1,5 +1,5 @@
 // Taking over a request's connection as a Server-Sent Events stream: the live unread count
-// (server/live/stream.ts) and OFREP's flag changes (server/ofrep/routes.ts) answer the same way.
+// (server/rest/unread-stream.ts) and OFREP's flag changes (server/ofrep/routes.ts) answer the same way.
 import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 

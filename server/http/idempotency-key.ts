@@ -12,7 +12,7 @@ export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 const WRITES = new Set(["POST", "PATCH", "DELETE"]);
 
-/** The producer API: a service with a key retries by its own eventIds (docs/api.md#sending-notifications-from-a-service). */
+/** The producer API: a service with a key retries by its own eventIds (docs/producers.md#sending-notifications-from-a-service). */
 const PRODUCER_PATH = "/api/notifications/events";
 
 /** REST writes under /api/, better-auth's own paths and the producer API excepted; never /trpc. */

@@ -1,4 +1,4 @@
-// Inside a keyed request's transaction (server/http/idempotency.ts, runKeyed) the request holds one pool
+// Inside a keyed request's transaction (server/rest/idempotency.ts, runKeyed) the request holds one pool
 // connection until its COMMIT. Work that takes a second connection (a rate limit's count) or waits on the
 // network (a push, a DNS look-up) must not run there: forty such requests held the whole pool and each
 // waited for a second connection until its deadline (issue Y, finding 3). Such routes are keyed outside a

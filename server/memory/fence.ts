@@ -6,7 +6,7 @@
 //
 // The fence, and a user's count dropped after their notification write, must follow the COMMIT: before it, a
 // heartbeat or a count read can still see the old value and vouch for it. A keyed request's procedure runs
-// inside one transaction (server/http/idempotency.ts), so there they wait for it to settle (afterSettling).
+// inside one transaction (server/rest/idempotency.ts), so there they wait for it to settle (afterSettling).
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { MemoryFeed } from "./feed.js";
 

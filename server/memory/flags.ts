@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { textArray } from "../../db/arrays.js";
 import type { Db } from "../../db/client.js";
 import { proRestrictionStatus } from "../../db/schema/index.js";
-import type { ProStatus } from "../routers/restriction/pros.js";
+import type { ProStatus } from "../../db/schema/restriction-values.js";
 import { type Clock, MEMORY_STATEMENT, type MemoryConsumer, type MemoryFeed, systemClock } from "./feed.js";
 
 /** Announced with the ids of pros whose stored status was written (migration 0020). */

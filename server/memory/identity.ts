@@ -3,7 +3,7 @@
 // session ended or changed, a user's name, email, role or ban, a key revoked or changed), and served only
 // while the memory feed vouches for it (feed.ts). A miss, or memory that cannot vouch for itself, reads the
 // database as before (server/auth/session.ts, server/auth/api-keys.ts).
-import type { ResolvedSession } from "../auth/session.js";
+import type { ResolvedSession } from "../../db/schema/account-values.js";
 import type { MemoryConsumer, MemoryFeed } from "./feed.js";
 import { createRecall, type Recall } from "./recall.js";
 

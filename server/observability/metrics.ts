@@ -1,4 +1,4 @@
-// Prometheus metrics (docs/api.md#metrics): one registry for the process, served as text by
+// Prometheus metrics (docs/operators.md#metrics): one registry for the process, served as text by
 // startMetricsServer on METRICS_PORT, never on the API port. The metric objects are made once, when this
 // module is first imported, so any number of apps in one process (tests) count into them and none throws
 // "metric already registered"; a test reads differences, not absolute values.
@@ -7,8 +7,8 @@ import type { AddressInfo } from "node:net";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { isQueryTimeout } from "../../db/errors.js";
 import type { DbObserver, DbWorkKind } from "../../db/observe.js";
+import type { PushDeliveryResult } from "../../db/schema/delivery-statuses.js";
 import { type AuditAction, auditActions } from "../../db/schema/index.js";
-import type { PushDeliveryResult } from "../push/answer.js";
 
 export const registry = new Registry();
 
@@ -75,7 +75,7 @@ export const ofrepStreamsOpen = new Gauge({
   registers: [registry],
 });
 
-/** Why an OFREP request was refused (docs/api.md#what-a-reader-sees-when-its-key-is-refused). */
+/** Why an OFREP request was refused (docs/platform.md#when-a-readers-key-is-refused). */
 export const OFREP_REFUSAL_REASONS = [
   "missing_key",
   "unknown_key",
@@ -164,6 +164,15 @@ export const pushDeliveries = new Counter({
   registers: [registry],
 });
 
+/** The push funnel (docs/api.md#delivery-receipts): each delivery counted once per stage it reaches. */
+export const pushFunnel = new Counter({
+  name: "push_funnel_total",
+  help: "Push deliveries by the stage they reached: queued, accepted (by the push service), displayed, clicked, or superseded (collapsed unsent)",
+  labelNames: ["stage"] as const,
+  registers: [registry],
+});
+export type PushFunnelStage = "queued" | "accepted" | "displayed" | "clicked" | "superseded";
+
 export const auditEventsRecorded = new Counter({
   name: "audit_events_total",
   help: "Audit events committed, by action",
@@ -181,6 +190,7 @@ for (const kind of dbWorkKinds) {
   dbQueryTimeouts.inc({ kind }, 0);
 }
 for (const result of pushResults) pushDeliveries.inc({ result }, 0);
+for (const stage of ["queued", "accepted", "displayed", "clicked", "superseded"] as const) pushFunnel.inc({ stage }, 0);
 for (const action of auditActions) auditEventsRecorded.inc({ action }, 0);
 
 /**
@@ -197,6 +207,9 @@ export function streamOpened(gauge: Gauge = notificationStreamsOpen): () => void
 }
 
 export const countPushDelivery = (result: PushDeliveryResult) => pushDeliveries.inc({ result });
+export const countPushStage = (stage: PushFunnelStage, by = 1) => {
+  if (by > 0) pushFunnel.inc({ stage }, by);
+};
 export const countAuditEvent = (action: AuditAction) => auditEventsRecorded.inc({ action });
 
 /** The database layer's observer (db/observe.ts): work in flight and how long it took. */

@@ -1,7 +1,7 @@
-// Pure rules of the restriction as an OpenFeature flag (docs/api.md#reading-the-restriction-from-other-services,
+// Pure rules of the restriction as an OpenFeature flag (docs/platform.md#reading-the-restriction-from-other-services,
 // OFREP: open-feature/protocol service/openapi.yaml). No I/O.
 import { createHash } from "node:crypto";
-import { MAX_PRO_ID_LENGTH } from "../routers/restriction/limits.js";
+import { MAX_PRO_ID_LENGTH } from "../restriction/limits.js";
 
 /** The one flag this service serves. */
 export const FLAG_KEY = "restrict-direct-contact";
@@ -59,7 +59,7 @@ export function targetingKeyOf(body: unknown): string | ContextProblem {
   if (typeof key !== "string" || key.trim() === "") {
     return { errorCode: "TARGETING_KEY_MISSING", errorDetails: "context.targetingKey must be the pro id" };
   }
-  // A lone surrogate or NUL names no pro the service could have stored (server/routers/text.ts).
+  // A lone surrogate or NUL names no pro the service could have stored (server/http/text.ts).
   if (key.length > MAX_PRO_ID_LENGTH || key.includes("\u0000") || /\p{Surrogate}/u.test(key)) {
     return {
       errorCode: "INVALID_CONTEXT",

@@ -1,6 +1,6 @@
 // The restriction served over the OpenFeature Remote Evaluation Protocol (OFREP, open-feature/protocol
 // service/openapi.yaml and ADR 0008), for other services holding a key with `flags:read`
-// (docs/api.md#reading-the-restriction-from-other-services). OFREP's own bodies, not the service's envelope:
+// (docs/platform.md#reading-the-restriction-from-other-services). OFREP's own bodies, not the service's envelope:
 // an OpenFeature SDK's OFREP provider reads them as they are.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
@@ -9,10 +9,10 @@ import { toAppError } from "../errors/error-mapper.js";
 import { AppError, TooManyRequestsError } from "../errors/errors.js";
 import { heartbeat, onClientLeave, startEventStream } from "../http/event-stream.js";
 import type { RateLimiter } from "../http/rate-limit.js";
-import { onSessionExpiry } from "../live/stream.js";
+import { onSessionExpiry } from "../live/session-expiry.js";
 import type { FlagMemory } from "../memory/flags.js";
 import { type OfrepRefusalReason, ofrepRefusals, ofrepStreamsOpen, streamOpened } from "../observability/metrics.js";
-import { storedStatus } from "../routers/restriction/pros.js";
+import { storedStatus } from "../restriction/pros.js";
 import type { FlagChange, FlagChangeHub } from "./changes.js";
 import { type ContextProblem, type Evaluation, evaluate, FLAG_KEY, flagsEtag, matchesEtag, targetingKeyOf } from "./evaluation.js";
 import { readStreamToken, STREAM_TOKEN_TTL_MS, streamToken } from "./stream-token.js";

@@ -1,4 +1,4 @@
-// The credential in an OFREP event stream's URL (docs/api.md#reading-the-restriction-from-other-services): a
+// The credential in an OFREP event stream's URL (docs/platform.md#reading-the-restriction-from-other-services): a
 // browser's EventSource sends no headers, so the bulk answer hands out a URL that carries, signed with the
 // service's secret, the key it was made for, the pro it follows and when it stops being accepted.
 import { createHmac, timingSafeEqual } from "node:crypto";

@@ -1,4 +1,4 @@
-// Taking a producer's batch of events (docs/api.md#sending-notifications-from-a-service): each event is
+// Taking a producer's batch of events (docs/producers.md#sending-notifications-from-a-service): each event is
 // checked on its own and honours its user's preferences; the batch is one transaction whatever its size
 // (one insert each for events, notifications and push deliveries), so 100 events for 100 users are one
 // commit and one round of NOTIFYs. Deliveries are sent after commit by the queue (server/push/delivery-queue.ts).
@@ -7,19 +7,15 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { rowsOf, textArray } from "../../db/arrays.js";
 import { type Category, categoryOf } from "../../db/categories.js";
 import type { Db } from "../../db/client.js";
-import {
-  notificationEvents,
-  notificationPreferences,
-  notifications,
-  pushDeliveries,
-  pushSubscriptions,
-  users,
-} from "../../db/schema/index.js";
+import { notificationEvents, notificationPreferences, notifications, pushSubscriptions, users } from "../../db/schema/index.js";
+import { countPushStage } from "../observability/metrics.js";
 import { urgencyOf } from "../push/retry.js";
 import { type NoPush, noPushReason } from "./no-push.js";
+import { fitEventPush, type IngestPush, writeDeliveries } from "./push-deliveries.js";
 import { type EventResult, type ProducerEvent, producerEvent } from "./schemas.js";
 
-type Checked = { index: number; event: ProducerEvent; category: Category };
+/** `pushBody`: the body its push carries, cut to fit 4096 bytes encrypted (push-deliveries.ts). */
+type Checked = { index: number; event: ProducerEvent; category: Category; pushBody: string | null };
 
 /** The first problem zod found, as `field: message`. */
 function rejection(issues: readonly { path: PropertyKey[]; message: string }[]): string {
@@ -37,7 +33,7 @@ const eventIdOf = (raw: unknown): string | null => {
 };
 
 /**
- * The results of one batch, in order. `pushEnabled` false (no VAPID keys) queues no delivery. Also returns
+ * The results of one batch, in order. `push` null (no VAPID keys) queues no delivery. Also returns
  * how many deliveries were queued, for the caller to wake the queue after commit, and the users given a
  * notification, whose unread counts changed.
  */
@@ -45,18 +41,27 @@ export async function ingestEvents(
   db: Db,
   producer: string,
   batch: readonly unknown[],
-  pushEnabled: boolean,
+  push: IngestPush | null,
 ): Promise<{ results: EventResult[]; queued: number; notified: string[] }> {
+  const pushEnabled = push !== null;
   const results: EventResult[] = batch.map((raw) => ({ eventId: eventIdOf(raw), status: "rejected", notificationId: null, push: 0 }));
   const checked: Checked[] = [];
   batch.forEach((raw, index) => {
     const parsed = producerEvent.safeParse(raw);
-    if (!parsed.success) results[index]!.error = rejection(parsed.error.issues);
-    else checked.push({ index, event: parsed.data, category: categoryOf(parsed.data.type) });
+    if (!parsed.success) {
+      results[index]!.error = rejection(parsed.error.issues);
+      return;
+    }
+    // Checked whoever the user is, so a producer learns of a push too large at its first send, not a user's.
+    const fitted = push ? fitEventPush(parsed.data, push) : { body: null };
+    if ("error" in fitted) results[index]!.error = fitted.error;
+    else checked.push({ index, event: parsed.data, category: categoryOf(parsed.data.type), pushBody: fitted.body });
   });
   if (!checked.length) return { results, queued: 0, notified: [] };
 
   let queued = 0;
+  let superseded = 0;
+  let written = 0;
   let notified: string[] = [];
   await db.transaction(async (tx) => {
     const userIds = [...new Set(checked.map((c) => c.event.userId))];
@@ -85,12 +90,13 @@ export async function ingestEvents(
     const claims: {
       index: number;
       event: ProducerEvent;
+      pushBody: string | null;
       category: Category;
       notificationId: string | null;
       push: boolean;
       noPush: NoPush | null;
     }[] = [];
-    for (const { index, event, category } of checked) {
+    for (const { index, event, category, pushBody } of checked) {
       const result = results[index]!;
       if (made.has(event.eventId)) {
         Object.assign(result, { status: "duplicate", notificationId: made.get(event.eventId) ?? null });
@@ -108,7 +114,7 @@ export async function ingestEvents(
       const notificationId = chosen.inApp ? randomUUID() : null;
       made.set(event.eventId, notificationId);
       const noPush = noPushReason(chosen.push, pushEnabled, subscriptionsOf.get(event.userId)?.length ?? 0);
-      claims.push({ index, event, category, notificationId, push: chosen.push, noPush });
+      claims.push({ index, event, pushBody, category, notificationId, push: chosen.push, noPush });
     }
     if (!claims.length) return;
 
@@ -158,26 +164,25 @@ export async function ingestEvents(
                     ${column((c) => c.category)}, ${column((c) => c.event.title)}, ${column((c) => c.event.body ?? null)},
                     ${column((c) => dataOf(c.event))}) as n(id, user_id, event_type, category, title, body, data)`);
     }
-    const deliveries = won.flatMap((c) =>
-      c.push
-        ? (subscriptionsOf.get(c.event.userId) ?? []).map((s) => ({
-            producer,
-            eventId: c.event.eventId,
-            subscriptionId: s.id,
-            payload: { title: c.event.title, body: c.event.body ?? null, url: c.event.url ?? null },
-            urgency: urgencyOf(c.category),
-          }))
-        : [],
-    );
-    if (deliveries.length) {
-      const column = (of: (d: (typeof deliveries)[number]) => string) => textArray(deliveries.map(of));
-      await tx.execute(sql`
-        insert into ${pushDeliveries} (producer, event_id, subscription_id, payload, urgency)
-        select d.producer, d.event_id, d.subscription_id::uuid, d.payload::jsonb, d.urgency
-        from unnest(${column((d) => d.producer)}, ${column((d) => d.eventId)}, ${column((d) => d.subscriptionId)},
-                    ${column((d) => JSON.stringify(d.payload))}, ${column((d) => d.urgency)}) as d(producer, event_id, subscription_id, payload, urgency)`);
+    if (push) {
+      const made = await writeDeliveries(
+        tx,
+        won.map((c) => ({
+          producer,
+          eventId: c.event.eventId,
+          userId: c.event.userId,
+          notificationId: c.notificationId,
+          title: c.event.title,
+          body: c.pushBody,
+          url: c.event.url ?? null,
+          urgency: urgencyOf(c.category),
+          topic: c.event.topic ?? null,
+          subscriptionIds: c.push ? (subscriptionsOf.get(c.event.userId) ?? []).map((s) => s.id) : [],
+        })),
+        push,
+      );
+      ({ queued, superseded, written } = made);
     }
-    queued = deliveries.length;
     for (const c of won) {
       Object.assign(results[c.index]!, {
         status: "created",
@@ -186,5 +191,8 @@ export async function ingestEvents(
       });
     }
   });
+  // After commit: a rolled-back batch queued nothing. Each delivery written counts as queued once.
+  countPushStage("queued", written);
+  countPushStage("superseded", superseded);
   return { results, queued, notified };
 }

@@ -1,2 +1,2 @@
-// Where the producer API is mounted (docs/api.md#sending-notifications-from-a-service).
+// Where the producer API is mounted (docs/producers.md#sending-notifications-from-a-service).
 export const EVENTS_PATH = "/api/notifications/events";

@@ -1,4 +1,4 @@
-// Retention (docs/api.md#retention): producer events and push deliveries (the messages' titles and bodies with
+// Retention (docs/operators.md#retention): producer events and push deliveries (the messages' titles and bodies with
 // them) are deleted RETENTION_DAYS after they were made, whatever became of them. Every instance runs the job;
 // each batch takes only rows no other pruner holds (FOR UPDATE SKIP LOCKED), so N instances share the work
 // and none waits on another or fails for it. A user's rows go with the user (foreign keys, migration 0015).

@@ -1,4 +1,4 @@
-// The producer API's door (docs/api.md#sending-notifications-from-a-service): other services with a key
+// The producer API's door (docs/producers.md#sending-notifications-from-a-service): other services with a key
 // holding `notifications:write` send events and read what became of them. The service's envelope, as on
 // every /api path; a key here, never a session.
 import { and, asc, eq } from "drizzle-orm";
@@ -7,16 +7,18 @@ import type { Db } from "../../db/client.js";
 import { notificationEvents, pushDeliveries } from "../../db/schema/index.js";
 import { type ApiKeyVerifier, requireScope, type VerifiedKey } from "../auth/api-keys.js";
 import { AppError, validationError, zodDetails } from "../errors/errors.js";
+import { sendError } from "../errors/rest.js";
 import type { UnreadCountMemory } from "../memory/counts.js";
-import type { PushService } from "../push/sender.js";
-import { sendError } from "../rest/errors.js";
+import { funnelOf } from "../push/funnel.js";
 import { ingestEvents } from "./ingest.js";
 import { EVENTS_PATH } from "./paths.js";
+import type { IngestPush } from "./push-deliveries.js";
 import { eventBatchInput } from "./schemas.js";
 
 export type ProducerDeps = {
   db: Db;
-  push: PushService;
+  /** Payload links and receipt tokens (push-setup.ts); null when push is off. */
+  ingestPush: IngestPush | null;
   verifyKey: ApiKeyVerifier;
   /** Called after a batch committed with deliveries queued. */
   queued(): void;
@@ -36,7 +38,7 @@ export function registerProducerRoutes(app: FastifyInstance, deps: ProducerDeps)
       const key = await producerKey(request, deps.verifyKey);
       const parsed = eventBatchInput.safeParse(request.body ?? {});
       if (!parsed.success) throw validationError("Invalid batch of events", zodDetails(parsed.error));
-      const { results, queued, notified } = await ingestEvents(deps.db, key.producer, parsed.data.events, deps.push.vapid !== null);
+      const { results, queued, notified } = await ingestEvents(deps.db, key.producer, parsed.data.events, deps.ingestPush);
       deps.unreadCounts?.changed(notified);
       if (queued) deps.queued();
       return reply.status(200).send({ success: true, data: { results } });
@@ -62,12 +64,25 @@ export function registerProducerRoutes(app: FastifyInstance, deps: ProducerDeps)
           lastStatusCode: pushDeliveries.lastStatusCode,
           lastError: pushDeliveries.lastError,
           sentAt: pushDeliveries.sentAt,
+          topic: pushDeliveries.topic,
+          displayedAt: pushDeliveries.displayedAt,
+          clickedAt: pushDeliveries.clickedAt,
+          createdAt: pushDeliveries.createdAt,
         })
         .from(pushDeliveries)
         .where(and(eq(pushDeliveries.producer, key.producer), eq(pushDeliveries.eventId, eventId)))
         .orderBy(asc(pushDeliveries.createdAt), asc(pushDeliveries.id));
       const { notificationId, userId, createdAt, noPush } = event;
-      const data = { eventId, notificationId, userId, createdAt, noPush, deliveries };
+      const funnel = funnelOf(deliveries);
+      const data = {
+        eventId,
+        notificationId,
+        userId,
+        createdAt,
+        noPush,
+        deliveries: deliveries.map(({ createdAt: _queuedAt, ...d }) => d),
+        funnel,
+      };
       return reply.status(200).send({ success: true, data });
     } catch (err) {
       return sendError(reply, err);

@@ -1,11 +1,14 @@
-// The producer API's inputs and answers (docs/api.md#sending-notifications-from-a-service): a batch of 1 to
+// The producer API's inputs and answers (docs/producers.md#sending-notifications-from-a-service): a batch of 1 to
 // 100 events; each event is checked on its own, so that one bad event is rejected beside the others.
 import { z } from "zod";
-import { noPushOutput } from "../routers/deliveries/schemas.js";
-import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "../routers/notifications/limits.js";
-import { isNotificationUrl, NOTIFICATION_URL_RULE } from "../routers/notifications/urls.js";
-import { nonBlank, storableText } from "../routers/text.js";
-import { firstUnstorableText } from "./json-text.js";
+import { deliveryStatuses } from "../../db/schema/delivery-statuses.js";
+import { pushFunnelOutput } from "../push/funnel.js";
+import { TOPIC_PATTERN, TOPIC_RULE } from "../push/topic.js";
+import { noPushOutput } from "../notifications/delivery-schemas.js";
+import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "../notifications/limits.js";
+import { isNotificationUrl, NOTIFICATION_URL_RULE } from "../notifications/urls.js";
+import { nonBlank, storableText } from "../http/text.js";
+import { firstUnstorableText } from "../http/json-text.js";
 
 export const MAX_EVENTS_PER_BATCH = 100;
 /** The largest `data` object, as JSON. */
@@ -36,6 +39,15 @@ export const producerEvent = z.strictObject({
     .meta({
       description: "Where a click leads, an absolute https: URL or a path starting with / (not //): kept as data.url, sent in the push",
       examples: ["/inbox/48213"],
+    }),
+  topic: z
+    .string()
+    .regex(TOPIC_PATTERN, TOPIC_RULE)
+    .nullish()
+    .meta({
+      description:
+        "RFC 8030 Topic, 1 to 32 of A-Z a-z 0-9 - _: sent as the Topic header, and a newer push with the same topic to the same subscription supersedes this one while it is unsent (the inbox keeps both)",
+      examples: ["thread-t9"],
     }),
   data: z
     .record(z.string(), z.unknown())
@@ -97,9 +109,9 @@ export const eventStatusOutput = z.object({
       z.object({
         subscriptionId: z.string().describe("The push subscription"),
         status: z
-          .enum(["queued", "sent", "failed", "gone"])
+          .enum(deliveryStatuses)
           .describe(
-            "queued (waiting or between attempts), sent, failed (after 5 attempts or a final refusal), gone (404/410: the subscription was deactivated)",
+            "queued (waiting or between attempts), sent, failed (after 5 attempts or a final refusal), gone (404/410: the subscription was deactivated), superseded (a newer push with the same topic came before it was sent: never sent)",
           ),
         attempts: z.number().int().describe("Attempts made"),
         lastStatusCode: z
@@ -109,9 +121,13 @@ export const eventStatusOutput = z.object({
           .describe("The push service's status at the last attempt; null before one or without an answer"),
         lastError: z.string().nullable().describe("What went wrong at the last attempt"),
         sentAt: z.date().nullable().describe("When the push service accepted it"),
+        topic: z.string().nullable().describe("Its RFC 8030 topic; null when the event had none"),
+        displayedAt: z.date().nullable().describe("When the service worker reported showing it (a click implies it)"),
+        clickedAt: z.date().nullable().describe("When a click on it was reported"),
       }),
     )
     .describe("Its push deliveries, one per subscription"),
+  funnel: pushFunnelOutput,
 });
 
 export type EventResult = z.infer<typeof eventResultOutput>;

@@ -35,8 +35,9 @@ export function judgePushAnswer(answer: PushAnswer): PushVerdict {
   return { ok: false, gone: false, error: `Push service answered HTTP ${status}` };
 }
 
-/** How one delivery ended, as the push_deliveries_total metric counts it (server/observability/metrics.ts). */
-export type PushDeliveryResult = "delivered" | "gone" | "failed" | "address_not_allowed";
+import type { PushDeliveryResult } from "../../db/schema/delivery-statuses.js";
+
+export type { PushDeliveryResult };
 
 export function pushDeliveryResult(answer: PushAnswer, verdict: PushVerdict): PushDeliveryResult {
   if ("failure" in answer && answer.failure === "address") return "address_not_allowed";

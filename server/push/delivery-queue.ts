@@ -8,11 +8,12 @@
 // has its own token. Right before sending, one conditional UPDATE checks the token is still ours, counts the
 // attempt and renews the lease from that moment; the send is then cut (aborted) before that renewed lease
 // ends, measured from just before the UPDATE was issued. Whatever the database waits before it, a send
-// starts only under a lease that outlasts it. Only the token's holder records the answer.
+// starts only under a lease that outlasts it. Only the token's holder records the answer. That UPDATE also asks
+// for status `queued`: a delivery superseded by a newer one of its topic (collapse.ts) is never sent.
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { pushDeliveries, pushSubscriptions } from "../../db/schema/index.js";
-import { pushQueueDepth, pushQueueOldest } from "../observability/metrics.js";
+import { countPushStage, pushQueueDepth, pushQueueOldest } from "../observability/metrics.js";
 import { afterAttempt } from "./retry.js";
 import { type PushService, type PushTarget, pushTargetColumns, type Urgency } from "./sender.js";
 
@@ -40,7 +41,15 @@ export type DeliveryQueueOptions = {
   afterClaim?(deliveryIds: string[]): Promise<void>;
 };
 
-type Claimed = { id: string; subscriptionId: string; payload: unknown; urgency: string; leaseToken: string | null; ageSeconds: number };
+type Claimed = {
+  id: string;
+  subscriptionId: string;
+  payload: unknown;
+  urgency: string;
+  topic: string | null;
+  leaseToken: string | null;
+  ageSeconds: number;
+};
 
 export type DeliveryQueue = {
   /** Look for due deliveries now (after a commit that queued some). */
@@ -84,6 +93,7 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
         subscriptionId: pushDeliveries.subscriptionId,
         payload: pushDeliveries.payload,
         urgency: pushDeliveries.urgency,
+        topic: pushDeliveries.topic,
         leaseToken: pushDeliveries.leaseToken,
         ageSeconds: sql<number>`extract(epoch from now() - ${pushDeliveries.createdAt})::float8`,
       });
@@ -101,7 +111,7 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
     const [row] = await db
       .update(pushDeliveries)
       .set({ attempts: sql`${pushDeliveries.attempts} + 1`, leaseUntil: lease })
-      .where(ours(delivery))
+      .where(and(ours(delivery), eq(pushDeliveries.status, "queued")))
       .returning({ attempts: pushDeliveries.attempts });
     return row ? { attempts: row.attempts, endBy: asked + leaseSeconds * 1000 - leaseMarginMs(leaseSeconds) } : null;
   }
@@ -124,7 +134,12 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
     const timeoutMs = taken.endBy - performance.now();
     // The database answered so late that the lease would end mid-send: give the claim back unsent.
     if (timeoutMs < MIN_SEND_MS) return record(delivery, uncount);
-    const result = await push.attempt(target, JSON.stringify(delivery.payload), { urgency: delivery.urgency as Urgency, timeoutMs });
+    const result = await push.attempt(target, JSON.stringify(delivery.payload), {
+      urgency: delivery.urgency as Urgency,
+      topic: delivery.topic,
+      timeoutMs,
+    });
+    // Nothing was sent (keys that cannot be encrypted to, a subject Apple refuses): final, and no attempt.
     if ("unencryptable" in result)
       return record(delivery, { ...uncount, status: "failed", lastError: result.unencryptable, lastStatusCode: null });
     const { answer, retryAfterSeconds } = result;
@@ -151,6 +166,7 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
     if (outcome.status === "gone") {
       await db.update(pushSubscriptions).set({ isActive: false, updatedAt: new Date() }).where(eq(pushSubscriptions.id, target.id));
     }
+    if (outcome.status === "sent") countPushStage("accepted");
     return record(delivery, {
       status: outcome.status,
       lastStatusCode,

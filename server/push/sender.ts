@@ -12,9 +12,12 @@ import { judgePushAnswer, type PushAnswer, pushDeliveryResult } from "./answer.j
 import { mapWithConcurrency } from "./concurrency.js";
 import { type EndpointPolicy, endpointProblem, isForbiddenHost } from "./endpoint.js";
 import { AddressNotAllowedError, defaultLookup, guardedLookup, type Lookup, resolvesInsideNetwork } from "./guard.js";
+import type { DeclarativePayload } from "./payload.js";
 import { readRetryAfter } from "./retry.js";
+import { appleRefusesSubject, appleSubjectRefusal, isAppleEndpoint } from "./vapid-subject.js";
 
-export type PushPayload = { title: string; body: string | null; url: string | null };
+/** Every push body is a declarative payload (payload.ts). */
+export type PushPayload = DeclarativePayload;
 export type PushTarget = { id: string; endpoint: string; p256dh: string; auth: string };
 
 /** The columns of push_subscriptions a send needs: select them as a PushTarget. */
@@ -42,19 +45,26 @@ export interface PushService {
    * are allowed, the addresses its name resolves to now.
    */
   endpointProblem(endpoint: string): Promise<string | null>;
-  /** Sends one payload to every target; throws only when no VAPID keys are configured. */
-  send(targets: PushTarget[], payload: PushPayload): Promise<PushOutcome[]>;
+  /** Sends one payload to every target (with `topic`, RFC 8030's Topic); throws only when no VAPID keys are configured. */
+  send(targets: PushTarget[], payload: PushPayload, options?: { topic?: string | null }): Promise<PushOutcome[]>;
   /**
    * One attempt of one message (the durable queue's, server/push/delivery-queue.ts): the push service's
    * answer and its Retry-After. `timeoutMs` shortens the request's timeout (the queue ends a send before its
    * lease does). Throws only when no VAPID keys are configured.
    */
-  attempt(target: PushTarget, body: string, options: { urgency: Urgency; timeoutMs?: number }): Promise<AttemptAnswer>;
+  attempt(
+    target: PushTarget,
+    body: string,
+    options: { urgency: Urgency; topic?: string | null; timeoutMs?: number },
+  ): Promise<AttemptAnswer>;
 }
 
 export type Urgency = "very-low" | "low" | "normal" | "high";
 
-/** An attempt's answer, or why the message could not even be encrypted (the subscription's keys are bad). */
+/**
+ * An attempt's answer, or why nothing was sent: the message could not be encrypted (the subscription's keys
+ * are bad), or the push service is Apple's and would refuse the VAPID subject (vapid-subject.ts).
+ */
 export type AttemptAnswer = { answer: PushAnswer; retryAfterSeconds: number | null } | { unencryptable: string };
 
 export type PushServiceOptions = {
@@ -94,14 +104,21 @@ export function createPushService(options: PushServiceOptions): PushService {
     target: PushTarget,
     body: string,
     urgency: Urgency,
+    topic: string | null | undefined,
     timeout = timeoutMs,
   ): Promise<AttemptAnswer> {
+    // Sent, it would be a 403 BadJwtToken every time: the operator's setting is what must change.
+    if (isAppleEndpoint(target.endpoint) && appleRefusesSubject(vapid.subject)) {
+      countPushDelivery("failed");
+      return { unencryptable: appleSubjectRefusal(vapid.subject) };
+    }
     let request: ReturnType<typeof webpush.generateRequestDetails>;
     try {
       request = webpush.generateRequestDetails({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, body, {
         vapidDetails: vapid,
         TTL: ttl,
         urgency,
+        ...(topic ? { topic } : {}),
         contentEncoding: "aes128gcm",
       });
     } catch (err) {
@@ -118,8 +135,8 @@ export function createPushService(options: PushServiceOptions): PushService {
     return { answer, retryAfterSeconds: readRetryAfter(retryAfter) };
   }
 
-  async function deliver(vapid: Vapid, target: PushTarget, body: string): Promise<PushOutcome> {
-    const attempt = await attemptOnce(vapid, target, body, "normal");
+  async function deliver(vapid: Vapid, target: PushTarget, body: string, topic: string | null | undefined): Promise<PushOutcome> {
+    const attempt = await attemptOnce(vapid, target, body, "normal", topic);
     if ("unencryptable" in attempt)
       return { subscriptionId: target.id, statusCode: null, ok: false, gone: false, error: attempt.unencryptable };
     return {
@@ -138,17 +155,17 @@ export function createPushService(options: PushServiceOptions): PushService {
       if (problem || policy.allowPrivate) return problem;
       return (await resolvesInsideNetwork(endpoint, lookup)) ? "must not resolve to a loopback, private or reserved address" : null;
     },
-    async send(targets, payload) {
+    async send(targets, payload, sendOptions) {
       refuseInKeyedTransaction("Sending pushes");
       const vapid = options.vapid;
       if (!vapid) throw new Error("VAPID not configured");
       const body = JSON.stringify(payload);
-      return mapWithConcurrency(targets, concurrency, (target) => deliver(vapid, target, body));
+      return mapWithConcurrency(targets, concurrency, (target) => deliver(vapid, target, body, sendOptions?.topic));
     },
-    async attempt(target, body, { urgency, timeoutMs: timeout }) {
+    async attempt(target, body, { urgency, topic, timeoutMs: timeout }) {
       const vapid = options.vapid;
       if (!vapid) throw new Error("VAPID not configured");
-      return attemptOnce(vapid, target, body, urgency, timeout);
+      return attemptOnce(vapid, target, body, urgency, topic, timeout);
     },
   };
 }

@@ -2,7 +2,7 @@
 // which the service keeps nowhere, so the Idempotency-Key row keeps instead the answer a replay gives: 409
 // CONFLICT with the key made and without its secret. The caller who lost the first answer revokes that key
 // and makes another.
-import type { ReplayAnswer } from "../http/idempotency.js";
+import type { ReplayAnswer } from "./idempotency.js";
 import { apiKeyRoutes } from "./routes.js";
 
 export const KEY_CREATED_MESSAGE = "The key was created; its secret is shown once";

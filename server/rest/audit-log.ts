@@ -9,7 +9,7 @@ import type { ApiKeyVerifier } from "../auth/api-keys.js";
 import { API_KEY_HEADER, requireScope } from "../auth/api-keys.js";
 import type { Context } from "../context.js";
 import { AppError, validationError } from "../errors/errors.js";
-import { sendError } from "./errors.js";
+import { sendError } from "../errors/rest.js";
 
 export const EXPORT_PATH = "/api/admin/audit/export";
 export const LOG_KEY_PATH = "/.well-known/audit-log-key";

@@ -116,7 +116,7 @@ const IDEMPOTENCY_KEY_DESCRIPTION =
   "status and body again with `Idempotent-Replayed: true` and changes nothing; the same key with another " +
   "request is 422, while the first still runs 409. A first answer of 5xx is not kept.";
 
-/** The optional header of every write (server/http/idempotency.ts). */
+/** The optional header of every write (server/rest/idempotency.ts). */
 const idempotencyKeyParameter = {
   name: "Idempotency-Key",
   in: "header",

@@ -19,9 +19,9 @@ import { getHTTPStatusCode, type TRPCRequestInfo } from "@trpc/server/http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Context } from "../context.js";
 import { toAppError } from "../errors/error-mapper.js";
+import { errorHeaders } from "../errors/rest.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "../http/json-depth.js";
 import { mediaType } from "../http/trusted-writes.js";
-import { errorHeaders } from "../rest/errors.js";
 import type { ServerRouter } from "../routers/index.js";
 
 type DoorOptions = Omit<FastifyTRPCPluginOptions<ServerRouter>["trpcOptions"], "responseMeta">;

@@ -16,57 +16,62 @@ const escapeKey = (key: string) => key.replace(/\\/g, "\\\\").replace(/\./g, "\\
 /** Keys superjson refuses to walk (prototype pollution); such an answer fails there, as it always did. */
 const REFUSED_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
+type Dates = Record<string, ["Date"]>;
+/** What plain() found: not JSON plus Dates (false), a Date itself, nothing to note (null), or the Dates below. */
+type Found = false | typeof A_DATE | null | Dates;
+const A_DATE = Symbol("date");
+
 /**
- * Whether `value` is JSON plus valid Dates, without an object met twice; notes each Date's path (the keys
- * from the answer's root, in `path`) in `dates`.
+ * Whether `value` is JSON plus valid Dates, without an object met twice, and where its Dates are, by path
+ * from `value`. Each level collects its children's paths in an object of its own, as superjson's walker
+ * does: an object puts integer-like keys ("1") before the others, so the same Dates come out in the same
+ * order (a flat record wrote `.0.0.0` before `.0.1`, which superjson writes the other way round).
  */
-function plain(value: unknown, path: string[], dates: Record<string, ["Date"]>, seen: Set<object>): boolean {
+function plain(value: unknown, seen: Set<object>): Found {
   switch (typeof value) {
     case "string":
     case "boolean":
-      return true;
+      return null;
     case "number":
       // NaN, ±Infinity and -0 are annotated by superjson.
-      return Number.isFinite(value) && !Object.is(value, -0);
+      return Number.isFinite(value) && !Object.is(value, -0) ? null : false;
     case "object":
       break;
     default:
       return false;
   }
-  if (value === null) return true;
+  if (value === null) return null;
   if (seen.has(value)) return false;
   seen.add(value);
   const prototype = Object.getPrototypeOf(value);
-  if (prototype === Date.prototype) {
-    if (Number.isNaN((value as Date).getTime()) || path.length === 0) return false;
-    dates[path.map(escapeKey).join(".")] = ["Date"];
-    return true;
-  }
+  if (prototype === Date.prototype) return Number.isNaN((value as Date).getTime()) ? false : A_DATE;
   const keys = Object.keys(value);
   if (Array.isArray(value)) {
     if (keys.length !== value.length) return false;
   } else if (prototype !== Object.prototype && prototype !== null) {
     return false;
   }
+  let dates: Dates | null = null;
   for (const key of keys) {
     if (REFUSED_KEYS.has(key)) return false;
-    path.push(key);
-    const ok = plain((value as Record<string, unknown>)[key], path, dates, seen);
-    path.pop();
-    if (!ok) return false;
+    const found = plain((value as Record<string, unknown>)[key], seen);
+    if (found === false) return false;
+    if (found === A_DATE) (dates ??= {})[escapeKey(key)] = ["Date"];
+    else if (found) for (const path in found) (dates ??= {})[`${escapeKey(key)}.${path}`] = found[path]!;
   }
-  return true;
+  return dates;
 }
 
 /**
  * superjson's serialize, for what tRPC then writes with JSON.stringify: the answer itself as `json` when it
- * is JSON plus Dates (JSON.stringify writes a Date as superjson does, its toISOString).
+ * is JSON plus Dates (JSON.stringify writes a Date as superjson does, its toISOString). A Date at the root
+ * goes to superjson, which notes it differently.
  */
 export function serializeAnswer(value: unknown): Answer {
-  const dates: Record<string, ["Date"]> = {};
-  if (typeof value !== "object" || value === null || !plain(value, [], dates, new Set())) return superjson.serialize(value) as Answer;
-  for (const _ in dates) return { json: value, meta: { values: dates, v: 1 } };
-  return { json: value };
+  if (typeof value !== "object" || value === null) return superjson.serialize(value) as Answer;
+  const found = plain(value, new Set());
+  if (found === false || found === A_DATE) return superjson.serialize(value) as Answer;
+  return found ? { json: value, meta: { values: found, v: 1 } } : { json: value };
 }
 
 export const transformer: CombinedDataTransformer = {

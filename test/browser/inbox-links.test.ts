@@ -1,6 +1,6 @@
 // Issue U.12 in a real Chromium: the inbox is in the navigation of every signed-in user (an admin's sections
 // and, alone, the nav of an account that is not an admin), and a notification's URL is a link only where the
-// service's own rule allows it (server/routers/notifications/urls.ts: an https: URL or a path of the app),
+// service's own rule allows it (server/notifications/urls.ts: an https: URL or a path of the app),
 // opened with rel="noopener noreferrer"; a row stored before that rule (javascript:, a //host) stays text.
 // A path of the app leads into APP_BASE_URL, never to the console's own origin (issue AD.3), and is text
 // when APP_BASE_URL is unset. Each state is held to the console's bar at 1366 and 390 px (h.checkView).

@@ -68,7 +68,7 @@ export type TestAppOptions = {
   appBaseUrl?: string;
   /** BETTER_AUTH_URL, the public base URL handed out in stream URLs; TEST_ORIGIN by default. */
   publicBaseUrl?: string;
-  /** TRUST_PROXY (docs/scaling.md, "Behind a proxy"); off by default. */
+  /** TRUST_PROXY (docs/scaling.md, "Running N instances behind a load balancer"); off by default. */
   trustProxy?: Config["trustProxy"];
   /** Node's bounds on receiving a request (server/app.ts defaultTimeouts otherwise). */
   timeouts?: AppDeps["timeouts"];

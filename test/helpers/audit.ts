@@ -2,7 +2,7 @@
 import { asc, gt, max } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { auditEvents } from "../../db/schema/index.js";
-import { type AuditEvent, toAuditEvent } from "../../server/routers/audit/events.js";
+import { type AuditEvent, toAuditEvent } from "../../server/audit/listing.js";
 
 /** A mark before an action; `since()` then lists the events written after it, oldest first. */
 export async function auditMark(db: Db): Promise<{ since(): Promise<AuditEvent[]> }> {

@@ -4,8 +4,8 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { apiKeyScopes, auditActions, auditTargetTypes } from "../../db/schema/index.js";
-import { encodeCursor } from "../../server/routers/audit/cursor.js";
-import { isNotificationUrl } from "../../server/routers/notifications/urls.js";
+import { encodeCursor } from "../../server/audit/listing-cursor.js";
+import { isNotificationUrl } from "../../server/notifications/urls.js";
 import type { TestUser } from "./app.js";
 import {
   type BodyModel,
@@ -95,7 +95,7 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
         invalid: refused("body", times("b", 2001), 5, [], {}, true),
       },
       url: {
-        // An https: URL or a path of the app (server/routers/notifications/urls.ts); empty counts as absent.
+        // An https: URL or a path of the app (server/notifications/urls.ts); empty counts as absent.
         valid: fc
           .oneof(
             fc.constant(null),

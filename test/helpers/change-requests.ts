@@ -1,7 +1,7 @@
 // Change requests for tests: straight into the table, with the impact preview the service would take now.
 import type { Db } from "../../db/client.js";
 import { changeRequests, users } from "../../db/schema/index.js";
-import { impactNow } from "../../server/routers/restriction/preview.js";
+import { impactNow } from "../../server/restriction/preview.js";
 
 export async function insertChangeRequest(
   db: Db,

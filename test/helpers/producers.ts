@@ -1,5 +1,5 @@
 // The producer API as another service calls it: a key with notifications:write, batches of events, and what
-// became of each (docs/api.md#sending-notifications-from-a-service).
+// became of each (docs/producers.md#sending-notifications-from-a-service).
 import { randomBytes } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
 import { insertApiKey, type TestApiKey } from "./api-keys.js";
@@ -18,7 +18,13 @@ export type EventStatus = {
     lastStatusCode: number | null;
     lastError: string | null;
     sentAt: string | null;
+    topic: string | null;
+    displayedAt: string | null;
+    clickedAt: string | null;
   }[];
+  funnel: Record<"queued" | "accepted" | "displayed" | "clicked", { count: number; firstAt: string | null; lastAt: string | null }> & {
+    superseded: number;
+  };
 };
 
 export const newEventId = () => `evt-${randomBytes(6).toString("hex")}`;

@@ -1,4 +1,4 @@
-// docs/api.md#who-may-become-an-admin, on the real server process: ADMIN_EMAIL / ADMIN_PASSWORD make the
+// docs/operators.md#who-may-become-an-admin, on the real server process: ADMIN_EMAIL / ADMIN_PASSWORD make the
 // first admin before the port opens (on PGlite and PostgreSQL alike), a restart changes nothing, an
 // address that already belongs to an ordinary account stops start-up with one line, and in production
 // PLATFORM_ADMIN_EMAILS grants nothing.

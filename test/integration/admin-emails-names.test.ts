@@ -1,4 +1,4 @@
-// ADMIN_EMAILS admins are named by their address (docs/api.md#who-may-become-an-admin): they were all
+// ADMIN_EMAILS admins are named by their address (docs/operators.md#who-may-become-an-admin): they were all
 // "Admin", so the console's Users view showed rows nobody could tell apart. ADMIN_EMAIL keeps ADMIN_NAME.
 import { randomBytes } from "node:crypto";
 import { inArray } from "drizzle-orm";

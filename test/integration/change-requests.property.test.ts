@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pros } from "../../db/schema/index.js";
-import type { Impact } from "../../server/routers/restriction/impact.js";
+import type { Impact } from "../../server/restriction/impact.js";
 import { uniqueCohortNumber, useTestApp } from "../helpers/app.js";
 import { newProIds, PASSING_GATES } from "../helpers/fixtures.js";
 

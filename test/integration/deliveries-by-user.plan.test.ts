@@ -4,8 +4,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createContextInner } from "../../server/context.js";
+import { recentEvents } from "../../server/notifications/deliveries.js";
 import { createPushService } from "../../server/push/sender.js";
-import { recentEvents } from "../../server/routers/deliveries/events.js";
 import { openTestDb, type TestDb } from "../helpers/db.js";
 import { ensureUsers, newUsers } from "../helpers/notification-counts.js";
 import { planReads } from "../helpers/plans.js";

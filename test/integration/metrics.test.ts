@@ -1,4 +1,4 @@
-// The metrics (docs/api.md#metrics) after real requests: a REST route with an id in its path, a tRPC call,
+// The metrics (docs/operators.md#metrics) after real requests: a REST route with an id in its path, a tRPC call,
 // a 404, a test push to a local push service and audited changes, read from the metrics listener; and the
 // route template on every log line of a request. Counters are shared by every app of this process, so the
 // tests compare before and after.

@@ -8,7 +8,7 @@ import { asc, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrationsFolder } from "../../db/client.js";
 import { notifications } from "../../db/schema/index.js";
-import { dataObject } from "../../server/routers/notifications/view.js";
+import { dataObject } from "../../server/notifications/view.js";
 import { openTestDb, type TestDb } from "../helpers/db.js";
 import { countedCounters, storedCounters } from "../helpers/notification-counts.js";
 

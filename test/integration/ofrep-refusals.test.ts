@@ -1,4 +1,4 @@
-// What a reader sees when the service refuses its key (docs/api.md, "When a reader's key is refused", issue
+// What a reader sees when the service refuses its key (docs/platform.md, "When a reader's key is refused", issue
 // U.14), with the real OpenFeature SDKs: OFREP gives 401 and 403 no body, and its providers read the status
 // only, so the server SDK reports a GENERAL error with an empty message. The answer's `errorDetails` says
 // why, for a hook that reads it (the one docs/api.md shows), and every refusal is counted by reason in
@@ -39,7 +39,7 @@ function refusalHook(seen: string[]): Hook {
 }
 
 /**
- * The start-up check of docs/api.md (issue AD.7): one evaluation, and no start on an error, since a refused
+ * The start-up check of docs/platform.md (issue AD.7): one evaluation, and no start on an error, since a refused
  * key reads every pro as unrestricted without a word. Any pro id does: an unknown one answers DEFAULT.
  */
 async function startUpCheck(flags: Client): Promise<void> {
@@ -124,8 +124,8 @@ describe("a reader whose key is refused", () => {
     await expect(startUpCheck(OpenFeature.getClient("check-good"))).resolves.toBeUndefined();
   });
 
-  it("docs/api.md's main server-SDK snippet installs, hooks refusals and checks at start-up as this file does", () => {
-    const docs = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
+  it("docs/platform.md's main server-SDK snippet installs, hooks refusals and checks at start-up as this file does", () => {
+    const docs = readFileSync(new URL("../../docs/platform.md", import.meta.url), "utf8");
     const section = docs.slice(
       docs.indexOf("## Reading the restriction from other services"),
       docs.indexOf("### When a reader's key is refused"),

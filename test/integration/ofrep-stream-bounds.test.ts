@@ -1,4 +1,4 @@
-// CONTRACT part four, "Bounds" (docs/api.md#reading-the-restriction-from-other-services): OFREP event streams
+// CONTRACT part four, "Bounds" (docs/platform.md#reading-the-restriction-from-other-services): OFREP event streams
 // are bounded per stream address (key and targeting key, OFREP_STREAMS_PER_TARGET) and per key on an instance
 // (OFREP_STREAMS_PER_KEY), 429 with Retry-After past either; a closed stream frees its place; a stream opened
 // with a key that expires later ends at the key's expiry. Here the bounds are 2 and 3.

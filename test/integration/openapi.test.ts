@@ -71,7 +71,7 @@ describe("API reference", () => {
       for (const [method, op] of Object.entries(ops)) {
         const where = `${method.toUpperCase()} ${path}`;
         const header = op.parameters?.find((p) => p.in === "header" && p.name === "Idempotency-Key");
-        // The producer API is safe to retry by its eventIds (docs/api.md#sending-notifications-from-a-service).
+        // The producer API is safe to retry by its eventIds (docs/producers.md#sending-notifications-from-a-service).
         // better-auth's paths take no Idempotency-Key either (server/http/idempotency-key.ts).
         if (path === "/api/notifications/events" || path.startsWith("/api/auth/")) {
           expect({ where, header }).toEqual({ where });

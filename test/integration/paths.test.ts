@@ -1,4 +1,4 @@
-// docs/api.md#paths: every documented path answers the same with one trailing slash, and a pro with no
+// docs/api.md#mount-points: every documented path answers the same with one trailing slash, and a pro with no
 // stored status reads as exactly {proId, restrictionActive: false}. The trailing-slash check walks the
 // route table, so a new route is covered without a new line here.
 import { randomBytes, randomUUID } from "node:crypto";

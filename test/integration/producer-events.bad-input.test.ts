@@ -1,4 +1,4 @@
-// Bad input of the producer API (docs/api.md#sending-notifications-from-a-service): text of every kind (NUL,
+// Bad input of the producer API (docs/producers.md#sending-notifications-from-a-service): text of every kind (NUL,
 // lone surrogates, SQL metacharacters) in any field of an event, nested in `data` too, as a value or as a key.
 // The batch is always answered 200; an event whose text PostgreSQL cannot store is rejected alone, naming the
 // field, and the good events beside it are created.

@@ -1,4 +1,4 @@
-// The producer API (docs/api.md#sending-notifications-from-a-service): batches of events from a service with
+// The producer API (docs/producers.md#sending-notifications-from-a-service): batches of events from a service with
 // a notifications:write key, each event's result beside the others', duplicates per producer, preferences
 // honoured, what became of an event, and the live badge moving as for any notification.
 import { and, eq } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// A producer is the key's `producer` (CONTRACT.md part four, docs/api.md#sending-notifications-from-a-service):
+// A producer is the key's `producer` (CONTRACT.md part four, docs/producers.md#sending-notifications-from-a-service):
 // keys that share it share its eventIds, so a key can be rotated without a duplicate or a lost event; keys
 // that do not are strangers, whatever their names. A name belongs to one working key at a time.
 import { describe, expect, it } from "vitest";

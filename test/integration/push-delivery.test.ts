@@ -71,7 +71,7 @@ describe("push delivery", () => {
     expect(request).toBeDefined();
     expect(request!.headers["content-encoding"]).toBe("aes128gcm");
     expect(Number(request!.headers.ttl)).toBeGreaterThan(0);
-    expect(sub.subscriber.decrypt(request!.body)).toEqual({
+    expect(sub.subscriber.decrypt(request!.body)).toMatchObject({
       title: "Hello",
       body: "You have a message",
       url: "https://app.example.test/inbox",
@@ -89,7 +89,7 @@ describe("push delivery", () => {
     const sub = await subscribe(target, 200);
     const res = await sendTestPush(admin, { type: "system.ping", title: "Ping", targetUserId: target.id });
     expect(res.json().data).toMatchObject({ sent: 1, failed: 0 });
-    expect(sub.subscriber.decrypt(receivedAt(sub.endpoint)[0]!.body)).toEqual({ title: "Ping", body: null, url: null });
+    expect(sub.subscriber.decrypt(receivedAt(sub.endpoint)[0]!.body)).toMatchObject({ title: "Ping", body: null, url: null });
   });
 
   it("reports each subscription on its own: 404/410 deactivate, 500, a hang and a refused connection are kept", async () => {
@@ -134,7 +134,7 @@ describe("push delivery", () => {
     expect(byId.has(someoneElse.id)).toBe(false);
     expect(receivedAt(someoneElse.endpoint)).toEqual([]);
     // Every answered request still carried a payload the browser can read.
-    expect(broken.subscriber.decrypt(receivedAt(broken.endpoint)[0]!.body)).toEqual({ title: "Lead", body: null, url: null });
+    expect(broken.subscriber.decrypt(receivedAt(broken.endpoint)[0]!.body)).toMatchObject({ title: "Lead", body: null, url: null });
 
     const rows = await t()
       .db.db.select({ id: pushSubscriptions.id, isActive: pushSubscriptions.isActive })

@@ -56,7 +56,7 @@ describe("durable push delivery", () => {
     expect(settled).toMatchObject({ status: "sent", attempts: 1, lastStatusCode: 201, lastError: null, sentAt: expect.any(String) });
     expect(received).toHaveLength(1);
     expect(received[0]!.headers).toMatchObject({ ttl: "3600", urgency: "high" });
-    expect(sub.subscriber.decrypt(received[0]!.body)).toEqual({ title: "Hi", body: "there", url: "/inbox/9" });
+    expect(sub.subscriber.decrypt(received[0]!.body)).toMatchObject({ title: "Hi", body: "there", url: "/inbox/9" });
     const low = await deliverTo(201, { type: "system.maintenance" });
     expect(low.received[0]!.headers.urgency).toBe("low");
   });

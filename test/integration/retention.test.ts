@@ -1,4 +1,4 @@
-// Nothing a producer sends is kept without a bound (docs/api.md#retention): events and push deliveries go
+// Nothing a producer sends is kept without a bound (docs/operators.md#retention): events and push deliveries go
 // RETENTION_DAYS after they were made, by the job every instance runs, and at once with their user. Two
 // pruners at once: test/postgres/retention-pruners.test.ts.
 import { eq, inArray } from "drizzle-orm";

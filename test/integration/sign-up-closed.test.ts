@@ -1,4 +1,4 @@
-// docs/api.md#who-may-become-an-admin: with SIGN_UP=closed nobody signs up; an admin makes accounts.
+// docs/operators.md#who-may-become-an-admin: with SIGN_UP=closed nobody signs up; an admin makes accounts.
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// docs/api.md#who-may-become-an-admin: sign-up makes ordinary users only (outside the development
+// docs/operators.md#who-may-become-an-admin: sign-up makes ordinary users only (outside the development
 // address list), is limited per client address, and can be closed so that only an admin makes accounts.
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";

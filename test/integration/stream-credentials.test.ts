@@ -1,4 +1,4 @@
-// An OFREP stream URL carries its own credential (docs/api.md#reading-the-restriction-from-other-services):
+// An OFREP stream URL carries its own credential (docs/platform.md#reading-the-restriction-from-other-services):
 // whoever reads the service's logs or metrics must not find it there. Every log line of the app, at the most
 // verbose level, and the whole metrics text are searched for it after the requests that carry it.
 import { Writable } from "node:stream";

@@ -1,4 +1,4 @@
-// Client addresses behind a proxy (docs/scaling.md#behind-a-proxy, TRUST_PROXY): forwarding headers count
+// Client addresses behind a proxy (docs/scaling.md#running-n-instances-behind-a-load-balancer, TRUST_PROXY): forwarding headers count
 // only when the proxy they come through is trusted. Off, anyone can write X-Forwarded-For, so it is ignored
 // everywhere: the sign-in and sign-up limits and the address better-auth records with a session. Trusted,
 // each forwarded client is its own.

@@ -136,7 +136,7 @@ describe("GET /api/notifications/stream", () => {
     const signOut = await fetch(`${base}/api/auth/sign-out`, { method: "POST", headers: { ...alice.headers, origin: TEST_ORIGIN } });
     expect(signOut.status).toBe(200);
     await a.ended(2_000);
-    // The metric of open streams counts it out (docs/api.md#metrics).
+    // The metric of open streams counts it out (docs/operators.md#metrics).
     await expect.poll(open).toBe(before - 1);
     // Alice's stream saw nothing of Bob's notification before it ended.
     await expect(a.next(100)).rejects.toThrow(/ended|no event/);

@@ -1,11 +1,11 @@
-// The tRPC door of the live unread count (notifications.onUnreadCount, server/live/subscription.ts) keeps
+// The tRPC door of the live unread count (notifications.onUnreadCount, server/notifications/unread-subscription.ts) keeps
 // every change as the SSE door does: a count that arrives while the client still holds the previous event
 // is the next event (only the newest count of a burst matters to a badge), never dropped.
 import { describe, expect, it } from "vitest";
+import type { AuthedContext } from "../../server/context.js";
 import { createContextInner } from "../../server/context.js";
-import { unreadCountEvents } from "../../server/live/subscription.js";
 import type { UnreadHub } from "../../server/live/unread-hub.js";
-import type { AuthedContext } from "../../server/routers/types.js";
+import { unreadCountEvents } from "../../server/notifications/unread-subscription.js";
 import { useTestApp } from "../helpers/app.js";
 import { openSse, type SseStream } from "../helpers/sse.js";
 

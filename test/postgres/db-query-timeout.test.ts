@@ -1,4 +1,4 @@
-// DB_QUERY_TIMEOUT_SECONDS (docs/api.md#configuration): a statement that gets no answer within the bound
+// DB_QUERY_TIMEOUT_SECONDS (docs/operators.md#configuration): a statement that gets no answer within the bound
 // fails as 503 SERVICE_UNAVAILABLE, its connection is replaced, and db_query_timeouts_total counts it. A
 // table locked by another session stands for a database that does not answer.
 import { sql } from "drizzle-orm";

@@ -116,7 +116,7 @@ describe("live streams after the LISTEN connection was lost (PostgreSQL)", () =>
     expect(JSON.parse(refetch.data)).toMatchObject({ type: "refetchEvaluation" });
     await ended.ended(2_000);
     await revoked.ended(2_000);
-    // docs/api.md#metrics: the reconnection is counted on every channel listened to again.
+    // docs/operators.md#metrics: the reconnection is counted on every channel listened to again.
     const after = await reconnects();
     for (const channel of CHANNELS) expect({ channel, counted: after[channel]! > before[channel]! }).toEqual({ channel, counted: true });
 

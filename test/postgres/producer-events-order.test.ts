@@ -1,4 +1,4 @@
-// Two producer batches that carry the same eventIds in opposite orders (docs/api.md#sending-notifications-from-a-service)
+// Two producer batches that carry the same eventIds in opposite orders (docs/producers.md#sending-notifications-from-a-service)
 // cannot deadlock: each batch claims its eventIds in one fixed order (sorted), so a batch waiting for an eventId
 // holds none that comes after it. Forced with a session of the test that holds the first eventId uncommitted:
 // both batches queue behind it, and a probe shows that neither holds the other eventId while it waits.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor } from "../../server/routers/audit/cursor.js";
+import { decodeCursor, encodeCursor } from "../../server/audit/listing-cursor.js";
 
 describe("audit cursor", () => {
   it("round-trips a sequence number", () => {

@@ -1,4 +1,4 @@
-// ADMIN_EMAILS (docs/api.md#who-may-become-an-admin): several first admins from the deployment's
+// ADMIN_EMAILS (docs/operators.md#who-may-become-an-admin): several first admins from the deployment's
 // configuration, each made sure of at start-up like ADMIN_EMAIL, with ADMIN_PASSWORD as its first password.
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../server/config.js";

@@ -1,7 +1,7 @@
 // The service's gate messages in an operator's words (console/src/gates.ts), the exact text kept as detail.
 import { describe, expect, test } from "vitest";
 import { checkTiming, explainBlocker } from "../../console/src/gates.js";
-import { activationBlocker, evaluateGates, NO_GATE_CHECK_MESSAGE } from "../../server/routers/restriction/gates.js";
+import { activationBlocker, evaluateGates, NO_GATE_CHECK_MESSAGE } from "../../server/restriction/gates.js";
 
 describe("explainBlocker", () => {
   test.each([

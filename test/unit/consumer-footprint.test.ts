@@ -29,16 +29,18 @@ describe("the consumer app's type-check", () => {
       expect(packages, heavy).not.toContain(heavy);
     }
     expect([...packages].sort()).toEqual(expect.arrayContaining(["@trpc/client", "@trpc/server", "zod"]));
-    // The contracts, their schemas and the constant modules these read; no handler, door or database module.
-    expect(
-      ours.filter(
-        (f) =>
-          !/^(server\/routers\/|server\/errors\/errors\.ts$|server\/push\/endpoint\.ts$|db\/categories\.ts$|db\/schema\/(account-values|audit-actions|restriction-values|api-key-scopes|delivery-statuses)\.ts$)/.test(
-            f,
-          ),
-      ),
-    ).toEqual([]);
+    // The contracts, the domain's input schemas and the import-free rules and constants these read; no
+    // handler, door or database module.
+    const allowed = [
+      /^server\/routers\//,
+      /^server\/(restriction|notifications|accounts|audit)\/([a-z-]*schemas|[a-z-]*limits|pagination|urls|listing-cursor)\.ts$/,
+      /^server\/(errors\/errors|push\/endpoint|http\/text)\.ts$/,
+      /^db\/categories\.ts$/,
+      /^db\/schema\/(account-values|audit-actions|restriction-values|api-key-scopes|delivery-statuses)\.ts$/,
+    ];
+    expect(ours.filter((f) => !allowed.some((a) => a.test(f)))).toEqual([]);
     expect(ours.filter((f) => /\/(router|index|inbox|cohorts|pros)\.ts$/.test(f))).toEqual([]);
     expect(files.length).toBeLessThan(400);
-  });
+    // A whole type-check: seconds of CPU, more on a busy machine, not a measure of anything.
+  }, 60_000);
 });

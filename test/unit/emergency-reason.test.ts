@@ -1,9 +1,9 @@
-// The emergency rollback's reason (server/routers/restriction/emergency-reason.ts): at least 10 visible
+// The emergency rollback's reason (server/restriction/emergency-reason.ts): at least 10 visible
 // characters, letters, digits or punctuation; nothing a reader cannot see counts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { emergencyReasonProblem, visibleLength } from "../../server/routers/restriction/emergency-reason.js";
-import { MIN_BYPASS_REASON_LENGTH } from "../../server/routers/restriction/limits.js";
+import { emergencyReasonProblem, visibleLength } from "../../server/restriction/emergency-reason.js";
+import { MIN_BYPASS_REASON_LENGTH } from "../../server/restriction/limits.js";
 
 /** Characters that are no part of a reason: spaces, format and control characters, a combining mark alone. */
 const INVISIBLE = [

@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toAppError } from "../../server/errors/error-mapper.js";
 import { AppError, type ErrorKind, TooManyRequestsError, VapidNotConfiguredError } from "../../server/errors/errors.js";
-import { toRestError } from "../../server/rest/errors.js";
-import { ProcedureError } from "../../server/trpc/errors.js";
+import { toRestError } from "../../server/errors/rest.js";
+import { ProcedureError } from "../../server/errors/trpc.js";
 
 const INTERNAL = { status: 500, kind: "INTERNAL_ERROR", message: "Internal server error" } as const;
 const UNAVAILABLE = {

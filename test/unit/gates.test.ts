@@ -8,7 +8,7 @@ import {
   MIN_COMPARISONS_DONE,
   MIN_RESPONSE_RATE,
   NO_GATE_CHECK_MESSAGE,
-} from "../../server/routers/restriction/gates.js";
+} from "../../server/restriction/gates.js";
 
 /** Inputs that pass every gate; each test spoils one or more of them. */
 const passing: GateInputs = { responseRate: 0.6, comparisonsDone: 50, logLive: true, legalSignoff: true };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { NO_GATE_CHECK_MESSAGE } from "../../server/routers/restriction/gates.js";
-import { type ImpactFacts, impactOf, sameImpact } from "../../server/routers/restriction/impact.js";
+import { NO_GATE_CHECK_MESSAGE } from "../../server/restriction/gates.js";
+import { type ImpactFacts, impactOf, sameImpact } from "../../server/restriction/impact.js";
 
 const facts = (overrides: Partial<ImpactFacts> = {}): ImpactFacts => ({
   action: "activate",

@@ -1,8 +1,8 @@
-// The links a notification may carry (server/routers/notifications/urls.ts): an absolute https: URL, or a
+// The links a notification may carry (server/notifications/urls.ts): an absolute https: URL, or a
 // path on the app's own origin. Anything a browser could run or send elsewhere is refused.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isNotificationUrl } from "../../server/routers/notifications/urls.js";
+import { isNotificationUrl } from "../../server/notifications/urls.js";
 
 describe("isNotificationUrl", () => {
   it.each([

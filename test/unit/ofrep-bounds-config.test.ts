@@ -1,4 +1,4 @@
-// CONTRACT part four, "Bounds": the OFREP settings and their defaults (docs/api.md#configuration).
+// CONTRACT part four, "Bounds": the OFREP settings and their defaults (docs/operators.md#configuration).
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../server/config.js";
 

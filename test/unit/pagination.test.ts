@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hasMore, normalizeLimit, normalizePage, pageWindow } from "../../server/routers/notifications/pagination.js";
-import { containsPattern } from "../../server/routers/notifications/search.js";
+import { hasMore, normalizeLimit, normalizePage, pageWindow } from "../../server/notifications/pagination.js";
+import { containsPattern } from "../../server/notifications/search.js";
 
 // The procedure's side of SPEC rule 8, on numbers; how REST query text becomes those numbers (a
 // non-numeric value, a repeated key) is the REST edge's, in rest-query.test.ts.

@@ -1,7 +1,7 @@
-// The rule for text nested in a producer's `data` (server/producers/json-text.ts): the first string, key or
+// The rule for text nested in a producer's `data` (server/http/json-text.ts): the first string, key or
 // value, at any depth, that PostgreSQL cannot store as given, with its path.
 import { describe, expect, it } from "vitest";
-import { firstUnstorableText } from "../../server/producers/json-text.js";
+import { firstUnstorableText } from "../../server/http/json-text.js";
 
 describe("firstUnstorableText", () => {
   it("finds nothing in storable JSON, emoji (a surrogate pair) and empty keys included", () => {

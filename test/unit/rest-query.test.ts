@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { normalizeLimit, normalizePage } from "../../server/notifications/pagination.js";
 import { queryNumber, readQuery } from "../../server/rest/query.js";
-import { normalizeLimit, normalizePage } from "../../server/routers/notifications/pagination.js";
 
 // SPEC rule 8 over REST: query text read at the edge (rest/query.ts), then normalised by the procedure.
 const LIST = { category: "text", search: "text", page: "number", limit: "number" } as const;

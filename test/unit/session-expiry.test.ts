@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { onSessionExpiry } from "../../server/live/stream.js";
+import { onSessionExpiry } from "../../server/live/session-expiry.js";
 
 describe("onSessionExpiry: a live stream ends when its session expires", () => {
   afterEach(() => void vi.useRealTimers());

@@ -51,6 +51,13 @@ describe("the tRPC answers' serializer", () => {
     );
   });
 
+  it("notes Dates in superjson's order, an array's own items before deeper ones (seed -1922776146)", () => {
+    const at = new Date(0);
+    const answer = { "": [[[at], at]] };
+    expect(wire(answer)).toBe(JSON.stringify(superjson.serialize(answer)));
+    expect(Object.keys(serializeAnswer(answer).meta?.values ?? {})).toEqual([".0.1", ".0.0.0"]);
+  });
+
   it("writes a page of notifications as superjson does, Dates annotated by path", () => {
     const at = new Date("2026-11-27T03:00:00.000Z");
     const page = {

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { type ApiKeyScope, apiKeyScopes } from "../../../db/schema/api-key-scopes.js";
-import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH, MAX_API_KEY_PRODUCER_LENGTH } from "../../../server/routers/api-keys/limits.js";
+import { MAX_API_KEY_DAYS, MAX_API_KEY_NAME_LENGTH, MAX_API_KEY_PRODUCER_LENGTH } from "../../../server/accounts/api-key-limits.js";
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
@@ -164,7 +164,7 @@ type Draft = { name: string; producer: string; scopes: ApiKeyScope[]; days: stri
 type Field = keyof Draft;
 const EMPTY: Draft = { name: "", producer: "", scopes: [], days: "" };
 
-/** What is wrong with each field, in the service's terms (server/routers/api-keys/schemas.ts). */
+/** What is wrong with each field, in the service's terms (server/accounts/api-key-schemas.ts). */
 function problemsOf(draft: Draft): Partial<Record<Field, string>> {
   const days = draft.days.trim();
   const n = Number(days);

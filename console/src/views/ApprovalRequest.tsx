@@ -3,24 +3,20 @@
 // decision: Approve or Reject with a comment for a second admin, Cancel for the requester. A request is about
 // a cohort, one pro (its preview is compared with the pro's flag now) or a user's admin role (no preview).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
-import { MAX_CHANGE_REQUEST_TEXT_LENGTH } from "../../../server/routers/restriction/limits.js";
-import { impactOfProActivation } from "../../../server/routers/restriction/pro-impact.js";
+import { impactOfProActivation } from "../../../server/restriction/pro-impact.js";
 import { trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
-import { IdList } from "../components/IdList.js";
 import { RequestStatusBadge } from "../components/RequestStatusBadge.js";
 import { Time } from "../components/Time.js";
-import { explainBlocker } from "../gates.js";
 import { useSession } from "../session.js";
-import { approveLabel, type ChangeRequest, describeRequest, differences, type Impact, subjectOf } from "./changeRequests.js";
+import { Decision } from "./ApprovalDecision.js";
+import { Changes, CompareImpact } from "./ApprovalImpact.js";
+import { type ChangeRequest, describeRequest, type Impact, subjectOf } from "./changeRequests.js";
 
 /** A pro's activation as it would be now, in the shape of the request's preview. */
 const proImpactNow = (proId: string, on: boolean): Impact => impactOfProActivation(proId, on);
-
-const MAX_COMMENT = MAX_CHANGE_REQUEST_TEXT_LENGTH;
 
 export function ApprovalRequest({ id }: { id: string }) {
   const queryClient = useQueryClient();
@@ -201,212 +197,5 @@ function Outcome({ request: cr, message, focus }: { request: ChangeRequest; mess
         </p>
       )}
     </div>
-  );
-}
-
-const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
-
-function Ids({ ids }: { ids: string[] }) {
-  return (
-    <>
-      <span className="count">{ids.length}</span>
-      {ids.length > 0 && (
-        <details>
-          <summary>{ids.length === 1 ? "the id" : `the ${ids.length} ids`}</summary>
-          <p>
-            <IdList ids={ids} />
-          </p>
-        </details>
-      )}
-    </>
-  );
-}
-
-const others = (impact: Impact) => impact.alsoInOtherActiveCohorts.map((o) => o.proId);
-
-/** The two previews side by side, a row per kind of pro; a cell that differs from the request's is marked. */
-function CompareImpact({ requested, now }: { requested: Impact; now: Impact | undefined }) {
-  const rows: { label: string; ids(i: Impact): string[] }[] = [
-    { label: "Turn on", ids: (i) => i.turnOn },
-    { label: "Turn off", ids: (i) => i.turnOff },
-    { label: "Unchanged", ids: (i) => i.unchanged },
-    { label: "Unknown pros", ids: (i) => i.unknownPros },
-    { label: "Also in other active cohorts", ids: others },
-  ];
-  return (
-    <div className="table-scroll">
-      <table className="compare">
-        <caption className="visually-hidden">
-          The cohort&apos;s pros by what the change does to them{now ? ": when requested and now" : ""}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Pros</th>
-            <th scope="col">When requested</th>
-            {now && <th scope="col">Now</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.label}>
-              <th scope="row">{row.label}</th>
-              <td>
-                <Ids ids={row.ids(requested)} />
-              </td>
-              {now && (
-                <td className={sameIds(row.ids(requested), row.ids(now)) ? undefined : "changed"}>
-                  <Ids ids={row.ids(now)} />
-                  {!sameIds(row.ids(requested), row.ids(now)) && <span className="badge badge-warn">changed</span>}
-                </td>
-              )}
-            </tr>
-          ))}
-          {requested.action === "activate" && (
-            <tr>
-              <th scope="row">Gates</th>
-              <td>
-                <Gates blockedBy={requested.blockedBy} />
-              </td>
-              {now && (
-                <td className={requested.blockedBy === now.blockedBy ? undefined : "changed"}>
-                  <Gates blockedBy={now.blockedBy} />
-                  {requested.blockedBy !== now.blockedBy && <span className="badge badge-warn">changed</span>}
-                </td>
-              )}
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** A preview's gates: passed, or what blocks activation in words with the service's text under it. */
-function Gates({ blockedBy }: { blockedBy: string | null }) {
-  if (!blockedBy) return <>Passed</>;
-  return (
-    <>
-      <strong>Blocked:</strong> {explainBlocker(blockedBy).summary}
-      <span className="detail">{blockedBy}</span>
-    </>
-  );
-}
-
-/** The service's refusal of an approval because activation is blocked (400), or null for any other error. */
-const blockerOf = (error: unknown): string | null =>
-  error instanceof TRPCClientError && error.data?.code === "BAD_REQUEST" && error.message.startsWith("Activation blocked")
-    ? error.message
-    : null;
-
-/** What moved in or out of Turn on / Turn off since the request, in words. */
-function Changes({ requested, now }: { requested: Impact; now: Impact }) {
-  const list = differences(requested, now);
-  return (
-    <>
-      {list.length === 0 ? (
-        // While activation is blocked, approving applies nothing: the alert below says so instead.
-        !now.blockedBy && <p className="notice notice-ok">No change since the request: approving applies exactly this.</p>
-      ) : (
-        <div className="notice notice-warn">
-          <p>
-            <strong>The impact changed since the request.</strong> Approving now applies nothing: the request becomes stale and has to be
-            made again.
-          </p>
-          <ul className="diff-list" aria-label="Changes since the request">
-            {list.map((d) => (
-              <li key={`${d.sign}${d.proId}`}>
-                <span aria-hidden="true">{d.sign} </span>
-                <code>{d.proId}</code> {d.text}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {now.blockedBy && (
-        <div role="alert" className="notice notice-error">
-          <p>
-            <strong>Activation is blocked now.</strong> {explainBlocker(now.blockedBy).summary} Approving is refused until a gate check
-            passes; the request stays pending.
-          </p>
-          <p className="detail">The service says: {now.blockedBy}</p>
-        </div>
-      )}
-    </>
-  );
-}
-
-type DecisionProps = {
-  request: ChangeRequest;
-  busy: boolean;
-  error: unknown;
-  errorTitle: string;
-  onApprove(comment: string | null): void;
-  onReject(comment: string): void;
-};
-
-/** A second admin's decision: a comment (required to reject), Approve or Reject. */
-function Decision({ request: cr, busy, error, errorTitle, onApprove, onReject }: DecisionProps) {
-  const ids = useId();
-  const ref = useRef<HTMLTextAreaElement>(null);
-  const [comment, setComment] = useState("");
-  const [rejectTried, setRejectTried] = useState(false);
-  const blocked = blockerOf(error);
-  const tooLong = comment.length > MAX_COMMENT;
-  const missing = rejectTried && !comment.trim();
-  const problem = tooLong ? `At most ${MAX_COMMENT} characters.` : missing ? "Write why you reject it: the requester reads it." : null;
-  const reject = () => {
-    setRejectTried(true);
-    if (!comment.trim() || tooLong) return ref.current?.focus();
-    onReject(comment.trim());
-  };
-  const approve = () => {
-    setRejectTried(false);
-    if (tooLong) return ref.current?.focus();
-    onApprove(comment.trim() || null);
-  };
-  return (
-    <section className="card" aria-labelledby={`${ids}-title`}>
-      <h2 id={`${ids}-title`}>Your decision</h2>
-      <div className="stack">
-        <div className="field">
-          <label htmlFor={`${ids}-comment`}>Comment</label>
-          <textarea
-            id={`${ids}-comment`}
-            ref={ref}
-            rows={3}
-            value={comment}
-            onChange={(e) => setComment(e.target.value)}
-            aria-invalid={Boolean(problem)}
-            aria-describedby={[`${ids}-hint`, problem && `${ids}-error`].filter(Boolean).join(" ")}
-          />
-          <span id={`${ids}-hint`} className="hint">
-            Optional to approve, required to reject; kept with the request and in the audit log. {comment.length} / {MAX_COMMENT} characters
-          </span>
-          {problem && (
-            <span id={`${ids}-error`} className="field-error">
-              {problem}
-            </span>
-          )}
-        </div>
-        {blocked ? (
-          <div role="alert" className="notice notice-error">
-            <p>
-              <strong>{errorTitle}:</strong> activation is blocked. {explainBlocker(blocked).summary}
-            </p>
-            <p className="detail">The service said: {blocked}</p>
-          </div>
-        ) : (
-          <ErrorNotice title={errorTitle} error={error} />
-        )}
-        <div className="row">
-          <button type="button" className="primary" disabled={busy} onClick={approve}>
-            {busy ? "Working…" : approveLabel(cr)}
-          </button>
-          <button type="button" className="danger" disabled={busy} onClick={reject}>
-            Reject
-          </button>
-        </div>
-      </div>
-    </section>
   );
 }

@@ -1,4 +1,4 @@
-// Producers' recent events (docs/api.md#sending-notifications-from-a-service) and what became of the Web Push
+// Producers' recent events (docs/producers.md#sending-notifications-from-a-service) and what became of the Web Push
 // deliveries each queued (#durable-push-delivery), newest first, filtered by what the address says (a producer;
 // a user by email or id). Each user is shown by email and name; an event without a push says why (the reason
 // kept when it came). While a shown delivery is still queued the list refreshes itself every 5 s.
@@ -30,7 +30,7 @@ const statuses: Record<DeliveryStatus, { label: string; badge: string; meaning: 
   gone: { label: "Gone", badge: "badge-off", meaning: "the subscription expired; it was deactivated" },
 };
 
-/** Why an event queued no push, in words (docs/api.md#sending-notifications-from-a-service). */
+/** Why an event queued no push, in words (docs/producers.md#sending-notifications-from-a-service). */
 const noPushReasons: Record<NoPush, string> = {
   push_off: "No push: this user turned push off for this category",
   push_not_configured: "No push: push is not configured on this service (no VAPID keys)",

@@ -4,7 +4,7 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useRef, useState } from "react";
-import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH } from "../../../server/routers/notifications/limits.js";
+import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH } from "../../../server/notifications/limits.js";
 import { type RouterInputs, type RouterOutputs, trpc } from "../api.js";
 import { ErrorNotice } from "../components/ErrorNotice.js";
 import { StackedTable } from "../components/StackedTable.js";

@@ -1,7 +1,8 @@
 // Service API keys: wiring only. Platform admins only.
+
+import { createApiKey, listApiKeys, revokeApiKey } from "../../accounts/api-keys.js";
 import { adminProcedure, router } from "../../trpc/index.js";
 import { apiKeysContract as c } from "./contract.js";
-import { createApiKey, listApiKeys, revokeApiKey } from "./keys.js";
 
 export const apiKeysRouter = router({
   create: adminProcedure.input(c.create.input).mutation(createApiKey),

@@ -1,7 +1,8 @@
 // The audit procedures' public shapes (server/routers/contract.ts): kind, input, answer.
+
+import { listAuditInput, listAuditOutput } from "../../audit/listing-schemas.js";
 import { query } from "../contract.js";
 import { checkpointOutput, consistencyProofInput, inclusionProofInput, proofOutput } from "./log-schemas.js";
-import { listAuditInput, listAuditOutput } from "./schemas.js";
 
 export const auditContract = {
   list: query(listAuditOutput, listAuditInput),

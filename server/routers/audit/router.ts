@@ -1,8 +1,9 @@
 // The audit log: wiring only. Platform admins only.
+
+import { listAuditEvents } from "../../audit/listing.js";
 import { consistencyProof, currentCheckpoint, inclusionProof } from "../../audit/proofs.js";
 import { adminProcedure, router } from "../../trpc/index.js";
 import { auditContract as c } from "./contract.js";
-import { listAuditEvents } from "./events.js";
 
 export const auditRouter = router({
   list: adminProcedure.input(c.list.input).query(listAuditEvents),

@@ -1,4 +1,15 @@
 // The notifications procedures' public shapes (server/routers/contract.ts): kind, input, answer.
+
+import {
+  listInput,
+  markAllReadInput,
+  notificationIdInput,
+  preferencesPatchInput,
+  removeManyInput,
+  subscribeInput,
+  testNotificationInput,
+  unsubscribeInput,
+} from "../../notifications/schemas.js";
 import { mutation, query, subscription } from "../contract.js";
 import {
   adminSubscriptionListOutput,
@@ -15,16 +26,6 @@ import {
   unreadCountOutput,
   vapidPublicKeyOutput,
 } from "./outputs.js";
-import {
-  listInput,
-  markAllReadInput,
-  notificationIdInput,
-  preferencesPatchInput,
-  removeManyInput,
-  subscribeInput,
-  testNotificationInput,
-  unsubscribeInput,
-} from "./schemas.js";
 
 export const notificationsContract = {
   list: query(notificationPageOutput, listInput),

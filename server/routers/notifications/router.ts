@@ -1,11 +1,12 @@
 // Notifications: wiring only. Every procedure needs a signed-in caller; the test* ones a platform admin.
-import { unreadCountEvents } from "../../live/subscription.js";
+
+import { createTestNotification, listAllSubscriptions, sendTestPush } from "../../notifications/admin-test.js";
+import { listNotifications, markAllRead, markRead, removeMany, removeNotification, unreadCount } from "../../notifications/inbox.js";
+import { getPreferences, updatePreferences } from "../../notifications/preferences.js";
+import { deactivateOwnSubscriptions, listSubscriptions, subscribe, unsubscribe } from "../../notifications/subscriptions.js";
+import { unreadCountEvents } from "../../notifications/unread-subscription.js";
 import { adminProcedure, authedProcedure, rateLimited, router } from "../../trpc/index.js";
-import { createTestNotification, listAllSubscriptions, sendTestPush } from "./admin-test.js";
 import { notificationsContract as c } from "./contract.js";
-import { listNotifications, markAllRead, markRead, removeMany, removeNotification, unreadCount } from "./inbox.js";
-import { getPreferences, updatePreferences } from "./preferences.js";
-import { deactivateOwnSubscriptions, listSubscriptions, subscribe, unsubscribe } from "./subscriptions.js";
 
 export const notificationsRouter = router({
   list: authedProcedure.input(c.list.input).query(listNotifications),

@@ -1,19 +1,6 @@
 // The restriction procedures' public shapes (server/routers/contract.ts): kind, input, answer.
 
 import { z } from "zod";
-import { mutation, query } from "../contract.js";
-import {
-  changeRequestAnswer,
-  changeRequestListOutput,
-  cohortCoverageOutput,
-  cohortOutput,
-  gateCheckOutput,
-  impactOutput,
-  newCohortPreviewOutput,
-  proHistoryOutput,
-  proLookupOutput,
-  proStatusOutput,
-} from "./outputs.js";
 import {
   approveChangeRequestInput,
   changeRequestIdInput,
@@ -28,7 +15,20 @@ import {
   proIdInput,
   rejectChangeRequestInput,
   rollbackCohortInput,
-} from "./schemas.js";
+} from "../../restriction/schemas.js";
+import { mutation, query } from "../contract.js";
+import {
+  changeRequestAnswer,
+  changeRequestListOutput,
+  cohortCoverageOutput,
+  cohortOutput,
+  gateCheckOutput,
+  impactOutput,
+  newCohortPreviewOutput,
+  proHistoryOutput,
+  proLookupOutput,
+  proStatusOutput,
+} from "./outputs.js";
 
 export const restrictionContract = {
   createCohort: mutation(cohortOutput, createCohortInput),

@@ -1,5 +1,5 @@
 // Restriction administration: wiring only. Every procedure requires a platform admin.
-import { adminProcedure, router } from "../../trpc/index.js";
+
 import {
   approveChangeRequest,
   cancelChangeRequest,
@@ -8,13 +8,14 @@ import {
   getChangeRequest,
   listChangeRequests,
   rejectChangeRequest,
-} from "./change-requests.js";
-import { activateCohort, checkGates, createCohort, listCohorts, listGateChecks, rollbackCohort } from "./cohorts.js";
+} from "../../restriction/change-requests.js";
+import { activateCohort, checkGates, createCohort, listCohorts, listGateChecks, rollbackCohort } from "../../restriction/cohorts.js";
+import { cohortCoverage } from "../../restriction/coverage.js";
+import { proHistory } from "../../restriction/history.js";
+import { previewCohort, previewNewCohort } from "../../restriction/preview.js";
+import { activatePro, getProStatus, listActivePros, rollbackPro } from "../../restriction/pros.js";
+import { adminProcedure, router } from "../../trpc/index.js";
 import { restrictionContract as c } from "./contract.js";
-import { cohortCoverage } from "./coverage.js";
-import { proHistory } from "./history.js";
-import { previewCohort, previewNewCohort } from "./preview.js";
-import { activatePro, getProStatus, listActivePros, rollbackPro } from "./pros.js";
 
 export const restrictionRouter = router({
   createCohort: adminProcedure.input(c.createCohort.input).mutation(createCohort),

@@ -1,7 +1,7 @@
 // The modes the service runs in (docs/api.md#settings): what the console needs to show the right paths,
 // read from the process's configuration, never from the database.
 import type { z } from "zod";
-import type { HandlerArgs } from "../types.js";
+import type { HandlerArgs } from "../../context.js";
 import type { settingsOutput } from "./contract.js";
 
 export async function getSettings({ ctx }: HandlerArgs): Promise<z.infer<typeof settingsOutput>> {

@@ -5,7 +5,7 @@ import * as accounts from "../../accounts/accounts.js";
 import type { Acting } from "../../accounts/acting.js";
 import { stopImpersonating as endImpersonation, impersonate as startImpersonation } from "../../accounts/impersonation.js";
 import { auditSource } from "../../audit/record.js";
-import type { AuthedContext, HandlerArgs } from "../types.js";
+import type { AuthedContext, HandlerArgs } from "../../context.js";
 import type { banUserInput, createUserInput, listUsersInput, setPasswordInput, setRoleInput, userIdInput } from "./schemas.js";
 
 const acting = (ctx: AuthedContext): Acting => ({ source: auditSource(ctx), sessionId: ctx.session.id, approvals: ctx.approvals ?? "off" });

@@ -2,7 +2,7 @@
 // or role, NUL and lone surrogates are 400, so what is checked is exactly what the act receives.
 import { z } from "zod";
 import { MAX_BAN_DAYS, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, roleNames } from "../../../db/schema/account-values.js";
-import { nonBlank, storableText } from "../text.js";
+import { nonBlank, storableText } from "../../http/text.js";
 
 const MAX_NAME_LENGTH = 100;
 const MAX_REASON_LENGTH = 500;

@@ -1,5 +1,5 @@
 import { toAppError } from "../../errors/error-mapper.js";
-import { ProcedureError } from "../errors.js";
+import { ProcedureError } from "../../errors/trpc.js";
 import { t } from "../init.js";
 
 /**

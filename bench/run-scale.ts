@@ -1,0 +1,154 @@
+// The HTTP scenarios at one dataset size: the notifications seeded, the product and the floor started, every
+// scenario checked on each target and then loaded; cohort activation and push fan-out timed; EXPLAIN of the hot statements.
+import { startPushService } from "../tools/local-push-service.js";
+import type { BenchDatabase } from "./database.js";
+import { explainHotQueries, formatExplained } from "./explain.js";
+import { type ActivationResult, measureCohortActivation, measurePushFanOut, type PushResult } from "./inprocess.js";
+import { type LoadResult, probe, runLoad } from "./load.js";
+import { bulkEvaluations } from "./ofrep-client.js";
+import type { Row } from "./report.js";
+import { floorEnv, label, live, log, options, productEnv, profileDir, wanted } from "./run-context.js";
+import { buildScenarios, DEFAULT_TARGETS, type Scenario, type TargetKind } from "./scenarios.js";
+import { analyzeAll, hotNotificationIds, type Seeded, seedNotifications } from "./seed.js";
+import { type RunningServer, startServer } from "./servers.js";
+
+type Target = { kind: TargetKind; label: string; server: RunningServer };
+
+const load = { connections: options.connections, duration: options.duration, warmup: options.warmup };
+
+/** Scenarios also run at a fixed rate, for their latency without queueing. */
+const PACED = ["list", "unread-count"];
+
+function report(scale: string, scenario: string, target: string, result: LoadResult, ratio: number | null) {
+  log(
+    `${scale} ${scenario.padEnd(16)} ${target.padEnd(14)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}  cpu ${result.cpuMsPerRequest?.toFixed(2) ?? "?"} ms/req  load gen ${result.clientCpuMsPerRequest.toFixed(2)} ms/req  machine ${result.machineBusy === null ? "?" : (result.machineBusy * 100).toFixed(0)} % busy${ratio === null ? "" : `  ${ratio.toFixed(2)}× floor`}`,
+  );
+}
+
+async function startTargets(db: BenchDatabase): Promise<Target[]> {
+  const cpuProfDir = options.cpuProf ? profileDir : undefined;
+  const start = async (name: string, script: string, env: Record<string, string>) => {
+    const server = await startServer(name, script, env, { cpuProfDir });
+    live.running.add(server);
+    return server;
+  };
+  const product = await start("product", "./product-server.ts", productEnv());
+  const floor = await start("floor", "./floor.ts", floorEnv(db.url));
+  const targets: Target[] = [
+    { kind: "floor", label: "floor", server: floor },
+    { kind: "rest", label: "product REST", server: product },
+    { kind: "trpc", label: "product tRPC", server: product },
+    { kind: "ofrep", label: "product OFREP", server: product },
+  ];
+  return targets;
+}
+
+async function stopTargets(targets: Target[]) {
+  const servers = new Set(targets.map((t) => t.server));
+  await Promise.all([...servers].map((s) => s.stop()));
+  for (const s of servers) live.running.delete(s);
+}
+
+/** The targets a scenario runs on, the floor first. */
+const targetsOf = (scenario: Scenario, targets: Target[]) => targets.filter((t) => (scenario.targets ?? DEFAULT_TARGETS).includes(t.kind));
+
+/** Every target answers the scenario, and they agree on what they answer (the floor does the same job). */
+async function verify(scenario: Scenario, targets: Target[]) {
+  const answers: { label: string; value: string }[] = [];
+  for (const target of targetsOf(scenario, targets)) {
+    const { status, body } = await probe(target.server.origin, scenario.plan(target.kind));
+    try {
+      answers.push({ label: target.label, value: JSON.stringify(scenario.unwrap(target.kind, status, body)) });
+    } catch (err) {
+      throw new Error(`${scenario.name} on ${target.label}: ${(err as Error).message}`);
+    }
+  }
+  if (scenario.read) {
+    const differing = answers.filter((a) => a.value !== answers[0]!.value);
+    if (differing.length) {
+      throw new Error(`${scenario.name}: targets disagree\n  ${answers.map((a) => `${a.label}: ${a.value.slice(0, 400)}`).join("\n  ")}`);
+    }
+  }
+}
+
+export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal: number, names: string[], rows: Row[]) {
+  const scale = label(rowsTotal);
+  log(`seeding ${rowsTotal.toLocaleString("en")} notifications (hot user: ${options.hotRows.toLocaleString("en")})`);
+  const seedStarted = performance.now();
+  await seedNotifications(db.sql, seeded, rowsTotal, options.hotRows);
+  await analyzeAll(db.sql);
+  log(`seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+
+  const ids = await hotNotificationIds(db.sql, seeded.hot.id, 1000);
+  const targets = await startTargets(db);
+  try {
+    let proEtags: string[] | undefined;
+    if (names.includes("ofrep-bulk-304") && wanted("ofrep-bulk-304")) {
+      // What a client holds: the ETag of the product's last bulk answer for each pro.
+      log(`ofrep-bulk-304: the product's ETag of each of the ${seeded.proIds.length.toLocaleString("en")} pros (bulk evaluations)`);
+      const product = targets.find((t) => t.kind === "ofrep")!.server.origin;
+      proEtags = (await bulkEvaluations(product, seeded.apiKey, seeded.proIds)).map((a) => a.etag);
+    }
+    const scenarios = buildScenarios({
+      hotToken: seeded.hot.token,
+      adminToken: seeded.admin.token,
+      notificationIds: ids,
+      proIds: seeded.proIds,
+      apiKey: seeded.apiKey,
+      proEtags,
+    }).filter((s) => names.includes(s.name) && wanted(s.name));
+
+    for (const scenario of scenarios) {
+      await verify(scenario, targets);
+      let floorRps: number | null = null;
+      for (const target of targetsOf(scenario, targets)) {
+        const result = await runLoad(target.server.origin, scenario.plan(target.kind), { ...load, pid: target.server.pid });
+        if (target.kind === "floor") floorRps = result.rps;
+        const ratio = target.kind === "floor" || !floorRps ? null : result.rps / floorRps;
+        rows.push({ ...result, scale, scenario: scenario.name, mode: "saturated", target: target.label, ratio, read: scenario.read });
+        report(scale, scenario.name, target.label, result, ratio);
+      }
+      if (!PACED.includes(scenario.name)) continue;
+      for (const target of targetsOf(scenario, targets)) {
+        const result = await runLoad(target.server.origin, scenario.plan(target.kind), {
+          ...load,
+          pid: target.server.pid,
+          rate: options.rate,
+        });
+        rows.push({ ...result, scale, scenario: scenario.name, mode: "paced", target: target.label, ratio: null, read: scenario.read });
+        report(scale, `${scenario.name}@${options.rate}/s`, target.label, result, null);
+      }
+    }
+
+    let activation: ActivationResult | null = null;
+    let push: PushResult | null = null;
+    const big = rowsTotal === options.rows;
+    if (big && wanted("cohort-activation")) {
+      log(`cohort activation: ${options.activations} activations of ${options.cohortSize} pros`);
+      activation = await measureCohortActivation(db.url, seeded, options.activations);
+    }
+    if (big && wanted("push-fanout")) {
+      log(`push fan-out: ${options.pushRounds} × ${options.subscriptions} subscriptions`);
+      live.pushService ??= await startPushService();
+      push = await measurePushFanOut(
+        db.sql,
+        targets.find((t) => t.kind === "rest")!.server.origin,
+        live.pushService,
+        seeded,
+        options.subscriptions,
+        options.pushRounds,
+      );
+    }
+    await stopTargets(targets);
+
+    log("EXPLAIN (ANALYZE, BUFFERS) of the hot statements");
+    const explained = await explainHotQueries(db.url, seeded, ids[ids.length - 1]!);
+    const explainText = formatExplained(
+      `EXPLAIN (ANALYZE, BUFFERS) at ${rowsTotal.toLocaleString("en")} notifications (hot user: ${options.hotRows.toLocaleString("en")})`,
+      explained,
+    );
+    return { scale, activation, push, explainText, explained };
+  } finally {
+    await stopTargets(targets);
+  }
+}

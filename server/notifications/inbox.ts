@@ -1,0 +1,192 @@
+// The caller's inbox: list, count, mark as read and soft-delete. Every statement is scoped to the caller;
+// soft-deleted rows are invisible everywhere.
+import { and, count, eq, ilike, inArray, isNull, or, type Placeholder, type SQL, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { categoryFilter } from "../../db/categories.js";
+import type { Db } from "../../db/client.js";
+import { preparedFor } from "../../db/prepared.js";
+import { notificationCounts, notifications } from "../../db/schema/index.js";
+import type { AuthedContext, HandlerArgs } from "../context.js";
+import { forbidden, notFound } from "../errors/errors.js";
+import { isUuid } from "../http/text.js";
+import { rememberedCount } from "../memory/counts.js";
+import { hasMore, pageWindow } from "./pagination.js";
+import type { ListInput, MarkAllReadInput, RemoveManyInput } from "./schemas.js";
+import { containsPattern } from "./search.js";
+import { fromNotificationJson, type NotificationJson, type NotificationView } from "./view.js";
+
+export type NotificationList = {
+  notifications: NotificationView[];
+  total: number;
+  unread_count: number;
+  page: number;
+  has_more: boolean;
+};
+
+const visibleTo = (userId: string | Placeholder) => and(eq(notifications.userId, userId), isNull(notifications.deletedAt));
+const unread = isNull(notifications.readAt);
+
+/** The values a page is asked with, or the placeholders of a prepared statement that takes them. */
+type ListParams<T> = { userId: string | T; category: string | T | null; search: string | T | null; limit: number | T; offset: number | T };
+
+const placeholders: ListParams<Placeholder> = {
+  userId: sql.placeholder("userId"),
+  category: sql.placeholder("category"),
+  search: null,
+  limit: sql.placeholder("limit"),
+  offset: sql.placeholder("offset"),
+};
+
+/** The page beside both counts in one statement. */
+function listQuery(db: Db, p: ListParams<Placeholder>) {
+  const filters: SQL[] = [];
+  if (p.category !== null) filters.push(eq(notifications.category, p.category));
+  if (p.search !== null) filters.push(or(ilike(notifications.title, p.search), ilike(notifications.body, p.search))!);
+  const matching = and(visibleTo(p.userId), ...filters);
+
+  // Both counts from the caller's notification_counts rows (a primary-key read, whatever the inbox's size);
+  // only a search total must count the matching rows themselves.
+  const totalOf =
+    p.search !== null
+      ? sql<number>`${db.select({ n: count() }).from(notifications).where(matching)}::int`
+      : p.category !== null
+        ? sql<number>`coalesce(sum(${notificationCounts.total}) filter (where ${eq(notificationCounts.category, p.category)}), 0)::int`
+        : sql<number>`coalesce(sum(${notificationCounts.total}), 0)::int`;
+  // An aggregate without GROUP BY answers one row even for no counts rows, so the left join below carries
+  // the counts on an empty inbox and past the last page too: always one statement.
+  const counts = db
+    .select({ total: totalOf.as("total"), unread: sql<number>`coalesce(sum(${notificationCounts.unread}), 0)::int`.as("unread") })
+    .from(notificationCounts)
+    .where(eq(notificationCounts.userId, p.userId))
+    .as("counts");
+  // NULLS LAST as in the inbox indexes (drizzle-kit writes `.desc()` index columns as DESC NULLS LAST).
+  // A plain DESC means NULLS FIRST, which no index provides, so PostgreSQL read and sorted all of the
+  // caller's rows for every page. Both columns are NOT NULL, so the order itself is unchanged.
+  const page = db
+    .select()
+    .from(notifications)
+    .where(matching)
+    .orderBy(sql`${notifications.dateCreated} desc nulls last`, sql`${notifications.id} desc nulls last`)
+    .limit(p.limit)
+    .offset(p.offset)
+    .as("page");
+  // The page beside its counts in one statement; the outer ORDER BY keeps the page's order through the join.
+  // Each notification comes as one JSON value (null past the last page): Drizzle maps a row field by field,
+  // checking each field's kind, which was a fifth of a page's CPU (BENCHMARKS.md, issue W).
+  return db
+    .select({
+      total: counts.total,
+      unread: counts.unread,
+      notification: sql<NotificationJson | null>`row_to_json(${sql.identifier("page")})`,
+    })
+    .from(counts)
+    .leftJoin(page, sql`true`)
+    .orderBy(sql`${page.dateCreated} desc nulls last`, sql`${page.id} desc nulls last`);
+}
+
+// Prepared without a search, with and without a category. A search is planned for its own text each time:
+// a generic plan could not know whether the trigram indexes or the inbox order serve a pattern better.
+const inboxPage = preparedFor((db) => listQuery(db, { ...placeholders, category: null }).prepare("inbox_page"));
+const inboxCategoryPage = preparedFor((db) => listQuery(db, placeholders).prepare("inbox_category_page"));
+
+function pageRows(db: Db, params: ListParams<never>) {
+  if (params.search !== null) return listQuery(db, params);
+  return (params.category === null ? inboxPage(db) : inboxCategoryPage(db)).execute(params);
+}
+
+export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>): Promise<NotificationList> {
+  const window = pageWindow(input.page, input.limit);
+  const category = categoryFilter(input.category);
+  const search = input.search ? containsPattern(input.search) : null;
+  const rows = await pageRows(ctx.db, { userId: ctx.user.id, category, search, limit: window.limit, offset: window.offset });
+  const counted = rows[0]!;
+  return {
+    notifications: rows.flatMap((row) => (row.notification ? [fromNotificationJson(row.notification)] : [])),
+    total: counted.total,
+    unread_count: counted.unread,
+    page: window.page,
+    has_more: hasMore(window, counted.total),
+  };
+}
+
+const unreadCountStatement = preparedFor((db) =>
+  db
+    .select({ count: sql<number>`coalesce(sum(${notificationCounts.unread}), 0)::int` })
+    .from(notificationCounts)
+    .where(eq(notificationCounts.userId, sql.placeholder("userId")))
+    .prepare("unread_count"),
+);
+
+/** A user's unread count: the badge, and every event of the live stream (server/live/). */
+export async function countUnread(db: Db, userId: string): Promise<number> {
+  const [row] = await unreadCountStatement(db).execute({ userId });
+  return row?.count ?? 0;
+}
+
+export async function unreadCount({ ctx }: HandlerArgs): Promise<{ count: number }> {
+  return { count: await rememberedCount(ctx.unreadCounts, ctx.user.id, () => countUnread(ctx.db, ctx.user.id)) };
+}
+
+/** Changes one of the caller's visible notifications by id; answers the ids it changed (none or one). */
+const changeOwnStatement = (set: PgUpdateSetSource<typeof notifications>) =>
+  preparedFor((db) =>
+    db
+      .update(notifications)
+      .set(set)
+      .where(and(eq(notifications.id, sql.placeholder("id")), visibleTo(sql.placeholder("userId"))))
+      .returning({ id: notifications.id })
+      .prepare("change_own_notification"),
+  );
+
+/** Marking an already-read notification again keeps its first readAt. */
+const markReadStatement = changeOwnStatement({ readAt: sql`coalesce(${notifications.readAt}, now())` });
+const removeStatement = changeOwnStatement({ deletedAt: sql`now()` });
+
+/**
+ * Applies a change to one of the caller's visible notifications. When nothing matched, one more read tells
+ * why: no such (visible) notification → 404, someone else's → 403.
+ */
+async function changeOwnNotification(ctx: AuthedContext, id: string, statement: typeof markReadStatement): Promise<{ success: true }> {
+  if (!isUuid(id)) throw notFound("Notification", id);
+  const changed = await statement(ctx.db).execute({ id, userId: ctx.user.id });
+  if (changed.length) return { success: true };
+  const [other] = await ctx.db
+    .select({ userId: notifications.userId })
+    .from(notifications)
+    .where(and(eq(notifications.id, id), isNull(notifications.deletedAt)));
+  if (!other) throw notFound("Notification", id);
+  throw forbidden();
+}
+
+export const markRead = ({ ctx, input }: HandlerArgs<{ id: string }>) => changeOwnNotification(ctx, input.id, markReadStatement);
+
+export const removeNotification = ({ ctx, input }: HandlerArgs<{ id: string }>) => changeOwnNotification(ctx, input.id, removeStatement);
+
+/**
+ * Sets `set` on the caller's rows that match `where`, locking them in id order first. Two bulk changes of
+ * one inbox (read-all, delete-many) that each locked rows in their own scan's order deadlocked on
+ * PostgreSQL (test/integration/concurrency.test.ts); in one order, one simply waits for the other.
+ */
+async function changeInIdOrder(ctx: AuthedContext, set: PgUpdateSetSource<typeof notifications>, where: SQL) {
+  const locked = ctx.db.select({ id: notifications.id }).from(notifications).where(where).orderBy(notifications.id).for("update");
+  return ctx.db
+    .update(notifications)
+    .set(set)
+    .where(and(inArray(notifications.id, locked), where))
+    .returning({ id: notifications.id });
+}
+
+export async function markAllRead({ ctx, input }: HandlerArgs<MarkAllReadInput>): Promise<{ updated: number }> {
+  const category = categoryFilter(input.category);
+  const where = and(visibleTo(ctx.user.id), unread, category ? eq(notifications.category, category) : undefined)!;
+  const changed = await changeInIdOrder(ctx, { readAt: sql`now()` }, where);
+  return { updated: changed.length };
+}
+
+/** Ids that are not UUIDs cannot be the caller's notifications: they are skipped, like anyone else's. */
+export async function removeMany({ ctx, input }: HandlerArgs<RemoveManyInput>): Promise<{ deleted: number }> {
+  const ids = [...new Set(input.ids.filter(isUuid))];
+  if (!ids.length) return { deleted: 0 };
+  const changed = await changeInIdOrder(ctx, { deletedAt: sql`now()` }, and(inArray(notifications.id, ids), visibleTo(ctx.user.id))!);
+  return { deleted: changed.length };
+}
