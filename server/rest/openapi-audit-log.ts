@@ -30,7 +30,12 @@ export function auditLogPaths() {
             in: "query",
             required: false,
             description: "The last leafIndex the reader has; absent for the whole log",
-            schema: { type: "integer", minimum: 0, examples: [41] },
+            schema: {
+              type: "integer",
+              minimum: 0,
+              examples: [41],
+              description: "The last leafIndex the reader has; absent for the whole log",
+            },
           },
         ],
         responses: {

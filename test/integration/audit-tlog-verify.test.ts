@@ -47,7 +47,10 @@ beforeAll(async () => {
   await writeEvent(app.db.db, "under no checkpoint yet");
   await sealAll(app.db.db);
 }, 90_000);
-afterAll(() => app?.app.close());
+afterAll(async () => {
+  await app?.app.close();
+  await app?.db.close();
+});
 
 describe("the offline verifier", () => {
   it("accepts the export and checkpoints of a real run, and says which leaves no checkpoint covers yet", async () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
+import { auditLogPaths } from "../../server/rest/openapi-audit-log.js";
 import { authOpenApi } from "../../server/rest/openapi-auth.js";
 import { restRoutes } from "../../server/rest/routes.js";
 import { useTestApp } from "../helpers/app.js";
@@ -26,7 +27,10 @@ describe("API reference", () => {
     // better-auth's sign-up, sign-in, get-session and sign-out (server/rest/openapi-auth.ts; its admin paths answer 404).
     const auth = Object.entries(authOpenApi().paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(auth.length).toBe(4);
-    expect(documented.sort()).toEqual([...table, ...producer, ...auth].sort());
+    // The audit log's export (a key or a session, streamed) and its verifier key (anyone, text).
+    const auditLog = Object.keys(auditLogPaths()).map((path) => `GET ${path}`);
+    expect(auditLog).toEqual(["GET /api/admin/audit/export", "GET /.well-known/audit-log-key"]);
+    expect(documented.sort()).toEqual([...table, ...producer, ...auth, ...auditLog].sort());
   });
 
   it("names the service's own version, package.json's, not a number of its own (issue AD.6)", async () => {
