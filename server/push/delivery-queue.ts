@@ -124,6 +124,22 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
       .where(ours(delivery));
   }
 
+  /**
+   * What a send led to, recorded while the lease is still ours: a recording that fails (the database briefly
+   * away) is tried again, 0.1 s doubling to 1 s, until `endBy`. Given up, the delivery would stay claimed
+   * and be sent again when its lease ran out, with no crash anywhere (found by the chaos soak).
+   */
+  async function recordSent(delivery: Claimed, set: Partial<typeof pushDeliveries.$inferInsert>, endBy: number) {
+    for (let waitMs = 100; ; waitMs = Math.min(waitMs * 2, 1000)) {
+      try {
+        return await record(delivery, set);
+      } catch (err) {
+        if (!running || performance.now() + waitMs >= endBy) throw err;
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
+    }
+  }
+
   /** A counted attempt that sent nothing is not one: the count goes back. */
   const uncount = { attempts: sql`${pushDeliveries.attempts} - 1` as never };
 
@@ -157,22 +173,21 @@ export function startDeliveryQueue(options: DeliveryQueueOptions): DeliveryQueue
               ? "endpoint address not allowed"
               : `${answer.failure}: ${answer.message}`;
     if (outcome.status === "queued") {
-      return record(delivery, {
-        lastStatusCode,
-        lastError,
-        nextAttemptAt: sql`now() + make_interval(secs => ${outcome.delayMs / 1000})` as never,
-      });
+      return recordSent(
+        delivery,
+        { lastStatusCode, lastError, nextAttemptAt: sql`now() + make_interval(secs => ${outcome.delayMs / 1000})` as never },
+        taken.endBy,
+      );
     }
     if (outcome.status === "gone") {
       await db.update(pushSubscriptions).set({ isActive: false, updatedAt: new Date() }).where(eq(pushSubscriptions.id, target.id));
     }
     if (outcome.status === "sent") countPushStage("accepted");
-    return record(delivery, {
-      status: outcome.status,
-      lastStatusCode,
-      lastError,
-      ...(outcome.status === "sent" ? { sentAt: new Date() } : {}),
-    });
+    return recordSent(
+      delivery,
+      { status: outcome.status, lastStatusCode, lastError, ...(outcome.status === "sent" ? { sentAt: new Date() } : {}) },
+      taken.endBy,
+    );
   }
 
   async function drainOnce(): Promise<number> {

@@ -89,7 +89,10 @@ async function main(): Promise<number> {
 
     const history = await readHistory(historyFile);
     printSummary(history);
-    const violations = check(history);
+    const violations = [
+      ...check(history),
+      ...faults.notStarted().map((what) => ({ kind: "instance not started again", what, requests: [] })),
+    ];
     printViolations(violations);
     console.log(`\nhistory: ${historyFile} (node --import tsx test/soak/chaos/checker.ts ${historyFile} checks it again)`);
     const kinds = new Set(history.faults.map((f) => f.kind)).size;

@@ -112,7 +112,21 @@ export async function startCluster() {
       clearTimeout(timer);
       return child.proc.exitCode;
     },
-    restart: (i: number) => spawnChild(i),
+    /**
+     * Starts instance `i` again, as a supervisor would: a start that fails (the database refusing or cutting
+     * its connections meanwhile) is tried again, up to 5 times. Resolves to how many starts failed.
+     */
+    async restart(i: number): Promise<number> {
+      for (let failed = 0; ; failed++) {
+        try {
+          await spawnChild(i);
+          return failed;
+        } catch (err) {
+          if (failed >= 4) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+    },
     output: (i: number) => children.get(i)?.output.join("") ?? "",
     async close() {
       for (const child of children.values()) {

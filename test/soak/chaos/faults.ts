@@ -33,10 +33,19 @@ export function faultRunner(cluster: Cluster, push: PushRecorder) {
   const hold = (min: number, max: number) => min + r.int(max - min);
   // Instances start again in the background (slowly, on a loaded machine); others faults go on meanwhile.
   const restarting = new Map<number, Promise<string>>();
+  /** Instances that could not be started again: the run fails with them. */
+  const notStarted: string[] = [];
   const up = () => cluster.killable.filter((i) => !restarting.has(i) && cluster.alive(i));
   const restart = (inst: number) => {
     const began = Date.now();
-    const done = cluster.restart(inst).then(() => `, started again in ${Date.now() - began} ms`);
+    const done = cluster.restart(inst).then(
+      (failed) =>
+        `, started again in ${Date.now() - began} ms${failed ? ` (${failed} start${failed > 1 ? "s" : ""} failed while a database fault was held, tried again)` : ""}`,
+      (err: Error) => {
+        notStarted.push(`instance ${inst}: ${err.message.split("\n").slice(0, 3).join(" ")}`);
+        return ", NOT started again";
+      },
+    );
     restarting.set(inst, done);
     void done.finally(() => restarting.delete(inst));
     return done;
@@ -155,6 +164,7 @@ export function faultRunner(cluster: Cluster, push: PushRecorder) {
   return {
     loop,
     count: () => count,
+    notStarted: () => notStarted,
     /** Resolves when every fault has healed (instances started again). */
     healed: () => Promise.all([...pending]),
   };
