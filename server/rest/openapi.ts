@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from "../http/idempotency-key.js";
 import { EVENTS_PATH } from "../producers/paths.js";
+import { receiptPaths } from "./openapi-receipts.js";
 import { eventBatchInput, eventBatchOutput, eventStatusOutput, producerEvent } from "../producers/schemas.js";
 import { inputSchemaOf, outputSchemaOf } from "../routers/index.js";
 import { SERVICE_VERSION } from "../version.js";
@@ -368,7 +369,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(route, outputs.byProcedure[route.procedure] ?? {});
   }
-  Object.assign(paths, producerPaths());
+  Object.assign(paths, producerPaths(), receiptPaths(jsonSchemaOf));
   const auth = authOpenApi();
   Object.assign(paths, auth.paths);
   return {
