@@ -21,6 +21,7 @@ import { parseOptions } from "./options.js";
 import { type MemorySamples, measurePgliteMemory, memoryTable, memoryVerdict } from "./pglite-memory.js";
 import { measureProducerIngest, producerIngestTable, producerIngestVerdicts } from "./producer-ingest.js";
 import { measurePropagation, type PropagationResult, propagationTable, propagationVerdicts } from "./propagation.js";
+import { measurePushCollapse, pushCollapseTable, pushCollapseVerdicts } from "./push-collapse.js";
 import { measurePushDrain, pushDrainTable, pushDrainVerdicts } from "./push-drain.js";
 import {
   countsVerdict,
@@ -50,7 +51,7 @@ const log = (message: string) => console.log(`[bench ${new Date().toISOString().
 const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
 const wanted = (name: string) => options.only.length === 0 || options.only.includes(name);
 /** Measurements that run only when named, each on a database of its own. */
-const NAMED_ONLY = ["streams", "ofrep-streams", "producer-ingest", "push-drain", "write-ceiling"];
+const NAMED_ONLY = ["streams", "ofrep-streams", "producer-ingest", "push-drain", "push-collapse", "write-ceiling"];
 /** Measurements on a database of their own that the full run makes too (their table also in latest.md). */
 const OWN_DATABASE = ["propagation"];
 
@@ -423,6 +424,20 @@ const runPushDrain = () =>
     pushDrainVerdicts,
   );
 
+/** Topic collapse: 1,000 pushes on 100 topics to slow subscriptions, and the sends it saved (issue AC). */
+const runPushCollapse = () =>
+  runAlone(
+    "push-collapse",
+    "Topic collapse: 1,000 pushes on 100 topics to slow subscriptions",
+    [
+      "- product: one process, VAPID keys set, http and private push endpoints allowed; the local push service in the bench process, each endpoint answering 201 after 300 ms",
+      "- 100 users × 1 push subscription; 10 batches of 100 events, event i on topic t-i, posted back to back",
+    ],
+    (db) => measurePushCollapse(db, productEnv(), log),
+    pushCollapseTable,
+    pushCollapseVerdicts,
+  );
+
 /** Count-changing single-user commits at saturation: the floor, and the product without announcements, with NOTIFY at commit and with the outbox (issue V). */
 function runWriteCeiling() {
   // Five runs (the floor twice, the product three times), each a warm-up, the run and a check request.
@@ -485,6 +500,7 @@ async function main() {
   if (options.only.includes("ofrep-streams")) await runOfrepStreams();
   if (options.only.includes("producer-ingest")) await runProducerIngest();
   if (options.only.includes("push-drain")) await runPushDrain();
+  if (options.only.includes("push-collapse")) await runPushCollapse();
   if (options.only.includes("write-ceiling")) await runWriteCeiling();
   const propagation: PropagationResult | null = wanted("propagation") ? await runPropagation() : null;
   if (options.only.length > 0 && options.only.every((name) => NAMED_ONLY.includes(name) || OWN_DATABASE.includes(name))) return;
