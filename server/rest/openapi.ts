@@ -5,12 +5,12 @@
 import { z } from "zod";
 import { IDEMPOTENCY_KEY_PATTERN, takesIdempotencyKey } from "../http/idempotency-key.js";
 import { EVENTS_PATH } from "../producers/paths.js";
-import { receiptPaths } from "./openapi-receipts.js";
 import { eventBatchInput, eventBatchOutput, eventStatusOutput, producerEvent } from "../producers/schemas.js";
 import { inputSchemaOf, outputSchemaOf } from "../routers/index.js";
 import { SERVICE_VERSION } from "../version.js";
 import { KEY_CREATED_MESSAGE } from "./api-key-replay.js";
 import { AUTH_TAG, authOpenApi } from "./openapi-auth.js";
+import { receiptPaths } from "./openapi-receipts.js";
 import type { QueryField } from "./query.js";
 import { type RestRoute, restRoutes } from "./routes.js";
 

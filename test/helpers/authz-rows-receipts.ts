@@ -8,7 +8,10 @@ export type ReceiptCaller = "anonymous" | "forged" | "user" | "admin" | "apiKey"
 export const RECEIPT_CALLERS: readonly ReceiptCaller[] = ["anonymous", "forged", "user", "admin", "apiKey"];
 
 /** The headers each kind of caller brings. */
-export function receiptCallerHeaders(as: ReceiptCaller, people: { user: TestUser; admin: TestUser; apiKey: string }): Record<string, string> {
+export function receiptCallerHeaders(
+  as: ReceiptCaller,
+  people: { user: TestUser; admin: TestUser; apiKey: string },
+): Record<string, string> {
   switch (as) {
     case "anonymous":
       return {};
