@@ -72,6 +72,7 @@ const USAGE = `npm run bench -- [options]
                         when each reached its streams;
                         ofrep-streams: 1,000 OFREP event streams, 500 of them on the pros of one
                         cohort, which is then activated: when each stream heard of it, NOTIFYs sent;
+                        push-collapse: 1,000 pushes on 100 topics to slow subscriptions, sends saved;
                         producer-ingest: POST /api/notifications/events, batches of 100 events for 100
                         users, beside the floor's twin (events/s, commits per batch);
                         push-drain: 1,000 push deliveries queued in one batch, drained by the product's

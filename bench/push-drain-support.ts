@@ -39,15 +39,20 @@ export async function recorded(sql: postgres.Sql, like: string): Promise<{ sent:
   }
 }
 
-/** Pushes whose payload, decrypted with the subscriber's keys, is not the one its endpoint was to get. */
+/**
+ * Pushes whose payload, decrypted with the subscriber's keys, is not the one its endpoint was to get: the
+ * fields expected ({title, body, url}, which a declarative payload keeps at its top level) compared, the others
+ * (the declarative part, the receipt) not.
+ */
 export function wrongPayloads(received: ReceivedPush[], subscribers: Map<string, Subscriber>, expected: Map<string, unknown>): number {
-  const canonical = (v: unknown) => JSON.stringify(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)));
+  const canonical = (v: unknown, keys: string[]) => JSON.stringify(keys.sort().map((k) => [k, (v as Record<string, unknown>)[k]]));
   let wrong = 0;
   for (const push of received) {
     try {
       const subscriber = subscribers.get(push.path);
       const want = expected.get(push.path);
-      if (!subscriber || want === undefined || canonical(subscriber.decrypt(push.body)) !== canonical(want)) wrong++;
+      const keys = Object.keys((want ?? {}) as Record<string, unknown>);
+      if (!subscriber || want === undefined || canonical(subscriber.decrypt(push.body), keys) !== canonical(want, keys)) wrong++;
     } catch {
       wrong++;
     }

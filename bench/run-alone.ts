@@ -6,6 +6,7 @@ import { type BenchDatabase, createBenchDatabase } from "./database.js";
 import { measureOfrepStreams, ofrepStreamsTable, ofrepStreamsVerdicts } from "./ofrep-streams.js";
 import { measureProducerIngest, producerIngestTable, producerIngestVerdicts } from "./producer-ingest.js";
 import { measurePropagation, propagationTable, propagationVerdicts } from "./propagation.js";
+import { measurePushCollapse, pushCollapseTable, pushCollapseVerdicts } from "./push-collapse.js";
 import { measurePushDrain } from "./push-drain.js";
 import { pushDrainTable, pushDrainVerdicts } from "./push-drain-report.js";
 import { type Verdict, verdictLines } from "./report.js";
@@ -156,6 +157,20 @@ export const runPushDrain = () =>
       ),
     pushDrainTable,
     pushDrainVerdicts,
+  );
+
+/** Topic collapse: 1,000 pushes on 100 topics to slow subscriptions, and the sends it saved (issue AC). */
+export const runPushCollapse = () =>
+  runAlone(
+    "push-collapse",
+    "Topic collapse: 1,000 pushes on 100 topics to slow subscriptions",
+    [
+      "- product: one process, VAPID keys set, http and private push endpoints allowed; the local push service in the bench process, each endpoint answering 201 after 300 ms",
+      "- 100 users × 1 push subscription; 10 batches of 100 events, event i on topic t-i, posted back to back",
+    ],
+    (db) => measurePushCollapse(db, productEnv(), log),
+    pushCollapseTable,
+    pushCollapseVerdicts,
   );
 
 /** Count-changing single-user commits at saturation: the floor, and the product without announcements, with NOTIFY at commit and with the outbox (issue V). */

@@ -11,13 +11,21 @@ import { type LayerTiming, layersTable, measureLayers } from "./layers.js";
 import { type MemorySamples, measurePgliteMemory, memoryTable, memoryVerdict } from "./pglite-memory.js";
 import { type PropagationResult, propagationTable, propagationVerdicts } from "./propagation.js";
 import { countsVerdict, inProcessTable, loadVerdicts, ofrepVerdicts, type Row, table, verdictLines, verdicts } from "./report.js";
-import { runOfrepStreams, runProducerIngest, runPropagation, runPushDrain, runStreams, runWriteCeiling } from "./run-alone.js";
+import {
+  runOfrepStreams,
+  runProducerIngest,
+  runPropagation,
+  runPushCollapse,
+  runPushDrain,
+  runStreams,
+  runWriteCeiling,
+} from "./run-alone.js";
 import { cleanup, environment, live, loadAverage, log, options, resultsDir, secret, wanted } from "./run-context.js";
 import { measureScale } from "./run-scale.js";
 import { seedBase } from "./seed.js";
 
 /** Measurements that run only when named, each on a database of its own. */
-const NAMED_ONLY = ["streams", "ofrep-streams", "producer-ingest", "push-drain", "write-ceiling"];
+const NAMED_ONLY = ["streams", "ofrep-streams", "producer-ingest", "push-drain", "push-collapse", "write-ceiling"];
 /** Measurements on a database of their own that the full run makes too (their table also in latest.md). */
 const OWN_DATABASE = ["propagation"];
 
@@ -38,6 +46,7 @@ async function main() {
   if (options.only.includes("ofrep-streams")) await runOfrepStreams();
   if (options.only.includes("producer-ingest")) await runProducerIngest();
   if (options.only.includes("push-drain")) await runPushDrain();
+  if (options.only.includes("push-collapse")) await runPushCollapse();
   if (options.only.includes("write-ceiling")) await runWriteCeiling();
   const propagation: PropagationResult | null = wanted("propagation") ? await runPropagation() : null;
   if (options.only.length > 0 && options.only.every((name) => NAMED_ONLY.includes(name) || OWN_DATABASE.includes(name))) return;

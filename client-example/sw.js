@@ -1,4 +1,4 @@
-// The sample service worker (README.md, "Subscribing a browser"; docs/api.md#declarative-payloads). Register it
+// The sample service worker (docs/producers.md, "Subscribing a browser"; docs/api.md#declarative-payloads). Register it
 // from the app's origin with the notification service's origin as `api`:
 //   navigator.serviceWorker.register(`/sw.js?api=${encodeURIComponent("https://notify.example.com")}`)
 // A browser with Declarative Web Push (Safari 18.4+) shows the push by itself and never runs the push event

@@ -23,7 +23,7 @@ import { registerAuthTextGuard } from "./http/auth-text.js";
 import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "./http/json-depth.js";
-import { createRateLimiter, memoryRateLimitStore, type RateLimitStore, } from "./http/rate-limit.js";
+import { createRateLimiter, memoryRateLimitStore, type RateLimitStore } from "./http/rate-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
 import { startJobs } from "./jobs.js";

@@ -1,8 +1,8 @@
 // Producers' recent events and what became of their pushes, for operators (the console's Deliveries view).
 import { and, asc, desc, eq, or, type SQL, sql } from "drizzle-orm";
 import { notificationEvents, pushDeliveries, users } from "../../db/schema/index.js";
-import { funnelOf, producerFunnels } from "../push/funnel.js";
 import type { HandlerArgs } from "../context.js";
+import { funnelOf, producerFunnels } from "../push/funnel.js";
 import type { RecentEventsInput } from "./delivery-schemas.js";
 
 export async function recentEvents({ ctx, input }: HandlerArgs<RecentEventsInput>) {

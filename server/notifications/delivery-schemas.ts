@@ -1,8 +1,8 @@
 // Inputs and answers of the admin view of producers' events and their push deliveries.
 import { z } from "zod";
 import { deliveryStatuses, noPushReasons } from "../../db/schema/delivery-statuses.js";
-import { producerFunnelOutput, pushFunnelOutput } from "../push/funnel.js";
 import { storableText } from "../http/text.js";
+import { producerFunnelOutput, pushFunnelOutput } from "../push/funnel.js";
 
 /**
  * Why an event queued no push (server/producers/no-push.ts). Also the producer API's event answer: it lives

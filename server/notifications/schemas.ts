@@ -3,9 +3,9 @@
 // (.meta), which /openapi.json and /docs show.
 import { z } from "zod";
 import { CATEGORIES } from "../../db/categories.js";
+import { nonBlank, storableText } from "../http/text.js";
 import { MAX_ENDPOINT_LENGTH } from "../push/endpoint.js";
 import { TOPIC_PATTERN, TOPIC_RULE } from "../push/topic.js";
-import { nonBlank, storableText } from "../http/text.js";
 import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "./limits.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./pagination.js";
 import { isNotificationUrl, NOTIFICATION_URL_RULE } from "./urls.js";

@@ -8,10 +8,10 @@ import { z } from "zod";
 import type { Db } from "../../db/client.js";
 import { receiptStages } from "../../db/schema/delivery-statuses.js";
 import { AppError, TooManyRequestsError, validationError, zodDetails } from "../errors/errors.js";
+import { sendError } from "../errors/rest.js";
 import type { RateLimiter } from "../http/rate-limit.js";
 import { RECEIPT_TOKEN_LENGTH, type ReceiptTokens } from "../push/receipt-token.js";
 import { recordReceipt } from "../push/receipts.js";
-import { sendError } from "../errors/rest.js";
 
 export const RECEIPTS_PATH = "/api/notifications/receipts";
 

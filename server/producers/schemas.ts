@@ -2,13 +2,13 @@
 // 100 events; each event is checked on its own, so that one bad event is rejected beside the others.
 import { z } from "zod";
 import { deliveryStatuses } from "../../db/schema/delivery-statuses.js";
-import { pushFunnelOutput } from "../push/funnel.js";
-import { TOPIC_PATTERN, TOPIC_RULE } from "../push/topic.js";
+import { firstUnstorableText } from "../http/json-text.js";
+import { nonBlank, storableText } from "../http/text.js";
 import { noPushOutput } from "../notifications/delivery-schemas.js";
 import { MAX_BODY_LENGTH, MAX_TITLE_LENGTH, MAX_TYPE_LENGTH, MAX_URL_LENGTH } from "../notifications/limits.js";
 import { isNotificationUrl, NOTIFICATION_URL_RULE } from "../notifications/urls.js";
-import { nonBlank, storableText } from "../http/text.js";
-import { firstUnstorableText } from "../http/json-text.js";
+import { pushFunnelOutput } from "../push/funnel.js";
+import { TOPIC_PATTERN, TOPIC_RULE } from "../push/topic.js";
 
 export const MAX_EVENTS_PER_BATCH = 100;
 /** The largest `data` object, as JSON. */

@@ -12,6 +12,7 @@ import { KEY_CREATED_MESSAGE } from "./api-key-replay.js";
 import { auditLogPaths } from "./openapi-audit-log.js";
 import { AUTH_TAG, authOpenApi } from "./openapi-auth.js";
 import { errorResponse, errorResponses, errorSchema, replayedHeader } from "./openapi-errors.js";
+import { receiptPaths } from "./openapi-receipts.js";
 import type { QueryField } from "./query.js";
 import { type RestRoute, restRoutes } from "./routes.js";
 
@@ -279,7 +280,7 @@ export function buildOpenApiDocument(routes: readonly RestRoute[] = restRoutes, 
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operation(route, outputs.byProcedure[route.procedure] ?? {});
   }
-  Object.assign(paths, producerPaths(), auditLogPaths());
+  Object.assign(paths, producerPaths(), auditLogPaths(), receiptPaths(jsonSchemaOf));
   const auth = authOpenApi();
   Object.assign(paths, auth.paths);
   return {

@@ -116,6 +116,11 @@ export function routeModels(pools: Pools, people: () => { admin: TestUser; user:
           true,
         ),
       },
+      // RFC 8030's Topic (server/push/topic.ts): sent with a test push, ignored in-app.
+      topic: {
+        valid: fc.stringMatching(/^[A-Za-z0-9_-]{1,32}$/).map(j),
+        invalid: bad("", "has space", "dot.ted", times("t", 33), "é", 5, null, []),
+      },
     };
   };
 

@@ -48,7 +48,12 @@ describe("the OpenAPI document, as tools read it", () => {
       // better-auth's answers are its own bodies, no envelope (test/integration/openapi-auth.test.ts).
       if (path.startsWith("/api/auth/")) continue;
       for (const [method, op] of Object.entries(ops)) {
-        const success = Object.entries(op.responses as Record<string, Json>).find(([code]) => code.startsWith("2"))![1];
+        const [code, success] = Object.entries(op.responses as Record<string, Json>).find(([code]) => code.startsWith("2"))!;
+        // A 204 has no body to type (POST /api/notifications/receipts).
+        if (code === "204") {
+          expect(success.content).toBeUndefined();
+          continue;
+        }
         // The audit log's export (NDJSON lines) and verifier key (text) are no envelopes: their schema is the line, the text.
         const json = success.content["application/json"];
         if (!json) {

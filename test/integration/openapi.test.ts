@@ -22,8 +22,8 @@ describe("API reference", () => {
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
     );
     const table = restRoutes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`);
-    // The producer API takes a key, not a session, so it is no procedure: documented beside the table.
-    const producer = ["POST /api/notifications/events", "GET /api/notifications/events/{eventId}"];
+    // The producer API takes a key, not a session, and receipts take neither: no procedures, documented beside the table.
+    const producer = ["POST /api/notifications/events", "GET /api/notifications/events/{eventId}", "POST /api/notifications/receipts"];
     // better-auth's sign-up, sign-in, get-session and sign-out (server/rest/openapi-auth.ts; its admin paths answer 404).
     const auth = Object.entries(authOpenApi().paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     expect(auth.length).toBe(4);
@@ -76,8 +76,9 @@ describe("API reference", () => {
         const where = `${method.toUpperCase()} ${path}`;
         const header = op.parameters?.find((p) => p.in === "header" && p.name === "Idempotency-Key");
         // The producer API is safe to retry by its eventIds (docs/producers.md#sending-notifications-from-a-service).
-        // better-auth's paths take no Idempotency-Key either (server/http/idempotency-key.ts).
-        if (path === "/api/notifications/events" || path.startsWith("/api/auth/")) {
+        // better-auth's paths take no Idempotency-Key either (server/http/idempotency-key.ts), nor do receipts,
+        // where a repeat changes nothing by itself (docs/api.md#delivery-receipts).
+        if (path === "/api/notifications/events" || path === "/api/notifications/receipts" || path.startsWith("/api/auth/")) {
           expect({ where, header }).toEqual({ where });
           continue;
         }

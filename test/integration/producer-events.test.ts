@@ -197,6 +197,12 @@ describe("the producer API", () => {
       // The test app has no VAPID keys.
       noPush: "push_not_configured",
       deliveries: [],
+      funnel: {
+        ...Object.fromEntries(
+          ["queued", "accepted", "displayed", "clicked"].map((stage) => [stage, { count: 0, firstAt: null, lastAt: null }]),
+        ),
+        superseded: 0,
+      },
     });
     expect((await p.status(await p.key(), event.eventId)).statusCode).toBe(404);
     expect((await p.status(key, "evt-unknown")).statusCode).toBe(404);

@@ -10,15 +10,34 @@ function req(r: Partial<Req> & { start: number; end: number }): Req {
   const outcome: Outcome = r.outcome ?? (status < 300 ? "ok" : "fail");
   return { t: "req", id: nextId++, actor: "a", op: "op", inst: 0, method: "POST", path: "/x", cred: "", status, outcome, ...r };
 }
-const emptyDb = (): FinalDb => ({ pros: [], notifications: [], events: [], deliveries: [], changeRequests: [], activations: [], idempotency: [], users: [] });
+const emptyDb = (): FinalDb => ({
+  pros: [],
+  notifications: [],
+  events: [],
+  deliveries: [],
+  changeRequests: [],
+  activations: [],
+  idempotency: [],
+  users: [],
+});
 function history(reqs: Req[], db: Partial<FinalDb> = {}, more: Partial<History> = {}): History {
-  return { reqs, streams: [], faults: [], pushes: [], lives: [], final: { t: "final", at: 0, db: { ...emptyDb(), ...db } }, meta: { began: 0, instances: 3 }, ...more };
+  return {
+    reqs,
+    streams: [],
+    faults: [],
+    pushes: [],
+    lives: [],
+    final: { t: "final", at: 0, db: { ...emptyDb(), ...db } },
+    meta: { began: 0, instances: 3 },
+    ...more,
+  };
 }
 const kinds = (h: History) => check(h).map((v) => v.kind);
 
 const proWrite = (value: boolean, start: number, end: number, extra: Partial<Req> = {}) =>
   req({ start, end, meta: { pro: "p1", value, write: "pro" }, ...extra });
-const proRead = (value: boolean, start: number, inst: number) => req({ start, end: start + 5, inst, meta: { pro: "p1", read: "pro", value } });
+const proRead = (value: boolean, start: number, inst: number) =>
+  req({ start, end: start + 5, inst, meta: { pro: "p1", read: "pro", value } });
 
 describe("the soak's checker", () => {
   it("accepts a pro read on another instance within memory's bound, and refuses one past it", () => {
@@ -44,20 +63,50 @@ describe("the soak's checker", () => {
   it("sees a producer batch stored behind an error, and an eventId created twice", () => {
     const events = [{ eventId: "e1", userId: "u1" }];
     const first = req({ op: "producer: events", start: 0, end: 10, status: 503, meta: { events } });
-    const retry = req({ op: "producer: events", start: 20, end: 30, body: [{ eventId: "e1", status: "duplicate", notificationId: "n1" }], meta: { events } });
-    const stored = { events: [{ producer: "p", eventId: "e1", userId: "u1", notificationId: "n1" }], notifications: [{ id: "n1", userId: "u1", read: false, deleted: false }] };
+    const retry = req({
+      op: "producer: events",
+      start: 20,
+      end: 30,
+      body: [{ eventId: "e1", status: "duplicate", notificationId: "n1" }],
+      meta: { events },
+    });
+    const stored = {
+      events: [{ producer: "p", eventId: "e1", userId: "u1", notificationId: "n1" }],
+      notifications: [{ id: "n1", userId: "u1", read: false, deleted: false }],
+    };
     expect(kinds(history([first, retry], stored))).toContain("write committed behind an error answer");
-    const twice = req({ op: "producer: events", start: 20, end: 30, body: [{ eventId: "e1", status: "created", notificationId: "n1" }], meta: { events } });
-    const once = req({ op: "producer: events", start: 0, end: 10, body: [{ eventId: "e1", status: "created", notificationId: "n1" }], meta: { events } });
+    const twice = req({
+      op: "producer: events",
+      start: 20,
+      end: 30,
+      body: [{ eventId: "e1", status: "created", notificationId: "n1" }],
+      meta: { events },
+    });
+    const once = req({
+      op: "producer: events",
+      start: 0,
+      end: 10,
+      body: [{ eventId: "e1", status: "created", notificationId: "n1" }],
+      meta: { events },
+    });
     expect(kinds(history([once, twice], stored))).toContain("eventId created twice");
   });
 
   it("sees an acknowledged delete lost, and a count below the acknowledged writes", () => {
     const events = [{ eventId: "e1", userId: "u1" }];
-    const made = req({ op: "producer: events", start: 0, end: 10, body: [{ eventId: "e1", status: "created", notificationId: "n1" }], meta: { events } });
+    const made = req({
+      op: "producer: events",
+      start: 0,
+      end: 10,
+      body: [{ eventId: "e1", status: "created", notificationId: "n1" }],
+      meta: { events },
+    });
     const read = req({ start: 20, end: 30, meta: { user: "u1", write: "read", ids: ["n1"] } });
     const count = (value: number) => req({ start: 1000, end: 1005, inst: 1, meta: { user: "u1", read: "count", count: value } });
-    const db = { events: [{ producer: "p", eventId: "e1", userId: "u1", notificationId: "n1" }], notifications: [{ id: "n1", userId: "u1", read: true, deleted: false }] };
+    const db = {
+      events: [{ producer: "p", eventId: "e1", userId: "u1", notificationId: "n1" }],
+      notifications: [{ id: "n1", userId: "u1", read: true, deleted: false }],
+    };
     expect(kinds(history([made, read, count(0)], db))).toEqual([]);
     expect(kinds(history([made, read, count(1)], db))).toEqual(["stale count (memory served past its bound)"]);
     expect(kinds(history([made, count(0)], db))).toEqual(["count below the acknowledged writes (a lost write, or one behind an error)"]);
@@ -82,13 +131,22 @@ describe("the soak's checker", () => {
 
   it("sees a push sent twice with no crash between, or while the first send was still open", () => {
     const deliveries = [{ id: "d1", eventId: "e1", status: "sent", attempts: 1, notificationId: "n1", path: "/push/a" }];
-    const push = (arrivedAt: number, closedAt: number) => ({ t: "push" as const, path: "/push/a", title: "Soak e1", arrivedAt, closedAt, status: 201 });
+    const push = (arrivedAt: number, closedAt: number) => ({
+      t: "push" as const,
+      path: "/push/a",
+      title: "Soak e1",
+      arrivedAt,
+      closedAt,
+      status: 201,
+    });
     expect(kinds(history([], { deliveries }, { pushes: [push(0, 10)] }))).toEqual([]);
     expect(kinds(history([], { deliveries }, { pushes: [push(0, 10), push(100, 110)] }))).toEqual(["push delivered twice"]);
-    expect(kinds(history([], { deliveries }, { pushes: [push(0, 10), push(100, 110)], lives: [{ t: "life", inst: 1, ev: "killed", at: 50 }] }))).toEqual([]);
-    expect(kinds(history([], { deliveries }, { pushes: [push(0, 200), push(100, 300)], lives: [{ t: "life", inst: 1, ev: "killed", at: 50 }] }))).toEqual([
-      "push sent while its lease was held",
-    ]);
+    expect(
+      kinds(history([], { deliveries }, { pushes: [push(0, 10), push(100, 110)], lives: [{ t: "life", inst: 1, ev: "killed", at: 50 }] })),
+    ).toEqual([]);
+    expect(
+      kinds(history([], { deliveries }, { pushes: [push(0, 200), push(100, 300)], lives: [{ t: "life", inst: 1, ev: "killed", at: 50 }] })),
+    ).toEqual(["push sent while its lease was held"]);
     expect(kinds(history([], { deliveries }))).toEqual(["push not delivered"]);
   });
 

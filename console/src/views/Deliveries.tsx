@@ -11,6 +11,7 @@ import { TableHead } from "../components/TableHead.js";
 import { Time } from "../components/Time.js";
 import { plural } from "../format.js";
 import { useAddressDraft } from "../useAddressDraft.js";
+import { EventFunnel, ProducerFunnels } from "./PushFunnel.js";
 
 type ProducerEvent = RouterOutputs["deliveries"]["recent"]["events"][number];
 type Delivery = ProducerEvent["deliveries"][number];
@@ -28,6 +29,7 @@ const statuses: Record<DeliveryStatus, { label: string; badge: string; meaning: 
   sent: { label: "Sent", badge: "badge-active", meaning: "the push service accepted it" },
   failed: { label: "Failed", badge: "badge-fail", meaning: "given up: no further attempt" },
   gone: { label: "Gone", badge: "badge-off", meaning: "the subscription expired; it was deactivated" },
+  superseded: { label: "Superseded", badge: "badge-off", meaning: "a newer push of the same topic came first: never sent" },
 };
 
 /** Why an event queued no push, in words (docs/producers.md#sending-notifications-from-a-service). */
@@ -146,6 +148,7 @@ function Events({ filters }: { filters: Filters }) {
       ) : (
         rows.length > 0 && (
           <>
+            <ProducerFunnels producers={events.data?.producers ?? []} />
             <EventTable events={rows} />
             <p className="hint">
               {plural(rows.length, "event")} shown{rows.length === LIMIT ? `: the ${LIMIT} newest` : ""}.
@@ -197,11 +200,14 @@ function EventTable({ events }: { events: ProducerEvent[] }) {
                 {event.deliveries.length === 0 ? (
                   <span className="hint">{event.noPush ? noPushReasons[event.noPush] : NO_PUSH_UNKNOWN}</span>
                 ) : (
-                  <ul className="plain delivery-list">
-                    {event.deliveries.map((delivery) => (
-                      <DeliveryItem key={delivery.subscriptionId} delivery={delivery} />
-                    ))}
-                  </ul>
+                  <>
+                    <EventFunnel funnel={event.funnel} />
+                    <ul className="plain delivery-list">
+                      {event.deliveries.map((delivery) => (
+                        <DeliveryItem key={delivery.subscriptionId} delivery={delivery} />
+                      ))}
+                    </ul>
+                  </>
                 )}
               </td>
             </tr>
@@ -295,6 +301,16 @@ function DeliveryItem({ delivery }: { delivery: Delivery }) {
         {delivery.status === "sent" && delivery.sentAt && (
           <span>
             sent <Time value={delivery.sentAt} />
+          </span>
+        )}
+        {delivery.displayedAt && (
+          <span>
+            displayed <Time value={delivery.displayedAt} />
+          </span>
+        )}
+        {delivery.clickedAt && (
+          <span>
+            clicked <Time value={delivery.clickedAt} />
           </span>
         )}
       </span>
