@@ -139,14 +139,6 @@ describe.skipIf(!chromiumFound())("Deliveries page", () => {
       user.email,
       "Ana Lima",
     ]);
-    // The event's push funnel: both queued, one accepted, none reported displayed or clicked yet.
-    const stages = (await sentAndFailed.getByRole("list", { name: "Push funnel" }).locator("li").allTextContents()).map((t) =>
-      t.split(" ").slice(0, 2).join(" "),
-    );
-    expect(stages).toEqual(["Queued 2", "Accepted 1", "Displayed 0", "Clicked 0"]);
-    // And each producer's, over the events listed.
-    await h.page().getByRole("heading", { name: "Push funnel by producer" }).waitFor();
-    expect(await h.page().locator("table.funnels tbody tr").count()).toBeGreaterThan(0);
 
     const queued = await row("message-7").locator("li.delivery").textContent();
     expect(queued).toMatch(/^Queued/);
