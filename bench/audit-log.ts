@@ -1,6 +1,8 @@
 // The audit log's two costs the issue asks to measure (issue AB): the sealer's throughput on the embedded
 // database, and the offline verifier's time for an export of --events lines (default 1,000,000), built in
 // memory with one checkpoint and its leaf hashes. Run: node --import tsx bench/audit-log.ts [--events N] [--seal N]
+// With --postgres the sealer runs on a fresh database on BENCH_DATABASE_URL (default 127.0.0.1:5432) as well;
+// --no-verify skips the verifier (bench/audit-verify-1m.ts times it from files, as an auditor runs it).
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
@@ -11,14 +13,24 @@ import { Frontier } from "../server/audit/log/merkle.js";
 import { checkpointText, generateSignerKey, parseSignerKey, parseVerifierKey, signNote } from "../server/audit/log/note.js";
 import { verifyLog } from "../server/audit/log/verify.js";
 import { sealAll } from "../server/audit/sealer.js";
+import { createBenchDatabase } from "./database.js";
 
-const { values } = parseArgs({ options: { events: { type: "string" }, seal: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    events: { type: "string" },
+    seal: { type: "string" },
+    postgres: { type: "boolean", default: false },
+    "no-verify": { type: "boolean", default: false },
+  },
+});
 const verifyEvents = Number(values.events ?? 1_000_000);
 const sealEvents = Number(values.seal ?? 20_000);
 
-async function sealerThroughput(): Promise<void> {
-  const handle = await createDb({ pgliteDir: "memory://" });
-  await handle.migrate();
+async function sealerThroughput(on: "PGlite" | "PostgreSQL"): Promise<void> {
+  const pg =
+    on === "PostgreSQL" ? await createBenchDatabase(process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres") : null;
+  const handle = pg ? await createDb({ databaseUrl: pg.url, maxConnections: 2 }) : await createDb({ pgliteDir: "memory://" });
+  if (!pg) await handle.migrate();
   // Events queued as writers leave them: inserted (the trigger queues each), not yet sealed.
   await handle.db.execute(sql`insert into audit_events (id, actor_id, actor_email, action, target_type, target_id, after)
     select gen_random_uuid(), 'bench', 'bench@example.com', 'cohort.create', 'cohort', 'c-' || g, jsonb_build_object('n', g)
@@ -26,8 +38,9 @@ async function sealerThroughput(): Promise<void> {
   const started = performance.now();
   const sealed = await sealAll(handle.db);
   const seconds = (performance.now() - started) / 1000;
-  console.log(`sealer (PGlite): ${sealed} events in ${seconds.toFixed(2)} s = ${Math.round(sealed / seconds)} events/s`);
+  console.log(`sealer (${on}): ${sealed} events in ${seconds.toFixed(2)} s = ${Math.round(sealed / seconds)} events/s`);
   await handle.close();
+  await pg?.drop();
 }
 
 async function verifierTime(): Promise<void> {
@@ -75,5 +88,6 @@ async function verifierTime(): Promise<void> {
   console.log(`verifier: ${verifyEvents} events in ${seconds.toFixed(1)} s (${Math.round(verifyEvents / seconds)} events/s)`);
 }
 
-await sealerThroughput();
-await verifierTime();
+await sealerThroughput("PGlite");
+if (values.postgres) await sealerThroughput("PostgreSQL");
+if (!values["no-verify"]) await verifierTime();
