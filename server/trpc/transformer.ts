@@ -56,8 +56,10 @@ function plain(value: unknown, seen: Set<object>): Found {
     if (REFUSED_KEYS.has(key)) return false;
     const found = plain((value as Record<string, unknown>)[key], seen);
     if (found === false) return false;
-    if (found === A_DATE) (dates ??= {})[escapeKey(key)] = ["Date"];
-    else if (found) for (const path in found) (dates ??= {})[`${escapeKey(key)}.${path}`] = found[path]!;
+    if (found === null) continue;
+    dates ??= {};
+    if (found === A_DATE) dates[escapeKey(key)] = ["Date"];
+    else for (const path in found) dates[`${escapeKey(key)}.${path}`] = found[path]!;
   }
   return dates;
 }

@@ -132,7 +132,7 @@ export function rootFromInclusion(index: number, size: number, leaf: Hash, proof
 
 export function verifyInclusion(index: number, size: number, leaf: Hash, proof: readonly Hash[], root: Hash): boolean {
   const got = rootFromInclusion(index, size, leaf, proof);
-  return got !== null && got.equals(root);
+  return got?.equals(root) ?? false;
 }
 
 /** Whether the tree of `to` leaves with root `toRoot` extends the tree of `from` with `fromRoot` (RFC 9162 §2.1.4.2). */
