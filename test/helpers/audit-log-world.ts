@@ -7,6 +7,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { count } from "drizzle-orm";
+import { auditUnsealed } from "../../db/schema/audit-log.js";
 import { checkpointIfDue } from "../../server/audit/checkpoints.js";
 import { publishPending } from "../../server/audit/publish.js";
 import { sealAll } from "../../server/audit/sealer.js";
@@ -43,7 +45,13 @@ export function auditLogSettings(url: string | null = null) {
 /** What the service does at a checkpoint: seal, sign whatever the interval, publish. */
 export async function checkpointNow(app: TestApp, settings: ReturnType<typeof auditLogSettings>["settings"]) {
   const db = app.db.db;
-  await sealAll(db);
+  // The app's own sealer may hold the head (on PostgreSQL it runs beside this): seal until nothing is queued.
+  for (;;) {
+    await sealAll(db);
+    const [queued] = await db.select({ n: count() }).from(auditUnsealed);
+    if (!queued?.n) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   await checkpointIfDue(db, settings.signer, settings.checkpointSeconds, true);
   await publishPending(db, settings.destinations);
 }
