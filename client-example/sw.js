@@ -29,6 +29,8 @@ async function show(payload) {
     lang: n.lang,
     dir: n.dir,
     data: { navigate: n.navigate, receipt: payload.data?.receipt ?? null },
+    // A push sent again (its first answer was lost on the way) replaces the one shown instead of adding a second.
+    tag: payload.data?.notificationId ?? undefined,
   });
   if (typeof payload.app_badge === "number" && self.navigator.setAppBadge)
     await self.navigator.setAppBadge(payload.app_badge).catch(() => {});

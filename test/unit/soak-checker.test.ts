@@ -26,6 +26,7 @@ function history(reqs: Req[], db: Partial<FinalDb> = {}, more: Partial<History> 
     streams: [],
     faults: [],
     pushes: [],
+    cuts: [],
     lives: [],
     final: { t: "final", at: 0, db: { ...emptyDb(), ...db } },
     meta: { began: 0, instances: 3 },
@@ -148,6 +149,25 @@ describe("the soak's checker", () => {
       kinds(history([], { deliveries }, { pushes: [push(0, 200), push(100, 300)], lives: [{ t: "life", inst: 1, ev: "killed", at: 50 }] })),
     ).toEqual(["push sent while its lease was held"]);
     expect(kinds(history([], { deliveries }))).toEqual(["push not delivered"]);
+  });
+
+  it("lets a push be sent again after the push service cut the connection its answer was on, once", () => {
+    const deliveries = [{ id: "d1", eventId: "e1", status: "sent", attempts: 2, notificationId: "n1", path: "/push/a" }];
+    const push = (arrivedAt: number) => ({
+      t: "push" as const,
+      path: "/push/a",
+      title: "Soak e1",
+      arrivedAt,
+      closedAt: arrivedAt + 10,
+      status: 201,
+    });
+    const cut = (arrivedAt: number) => ({ t: "push-cut" as const, path: "/push/a", title: "Soak e1", arrivedAt, cutAt: arrivedAt + 15 });
+    expect(kinds(history([], { deliveries }, { pushes: [push(0), push(3000)], cuts: [cut(0)] }))).toEqual([]);
+    // A cut of another push, or of the second send, excuses nothing; nor does one cut a third send.
+    expect(kinds(history([], { deliveries }, { pushes: [push(0), push(3000)], cuts: [cut(3000)] }))).toEqual(["push delivered twice"]);
+    expect(kinds(history([], { deliveries }, { pushes: [push(0), push(3000), push(6000)], cuts: [cut(0)] }))).toEqual([
+      "push delivered twice",
+    ]);
   });
 
   it("sees an OFREP stream that heard nothing of a change", () => {

@@ -57,6 +57,12 @@ export type FaultRec = { t: "fault"; id: number; kind: string; target: string; s
 /** `title`: the decrypted payload's title, `Soak <eventId>` (chaos/workload-producer.ts). */
 export type PushRec = { t: "push"; path: string; title: string | null; arrivedAt: number; closedAt: number; status: number };
 
+/**
+ * A push whose connection the push service cut (push-drop) before the sender had shown, by sending another
+ * push on it, that it read the answer: the sender may have seen only a network error, so it may send again.
+ */
+export type PushCutRec = { t: "push-cut"; path: string; title: string | null; arrivedAt: number; cutAt: number };
+
 /** Instances' lives: a SIGKILL is a crash, which allows a push to be sent twice. */
 export type LifeRec = { t: "life"; inst: number; ev: "killed" | "terminated" | "started"; at: number };
 
@@ -84,13 +90,14 @@ export type FinalDb = {
   users: { id: string; email: string }[];
 };
 
-export type Rec = Req | StreamRec | FaultRec | PushRec | LifeRec | FinalRec | { t: "meta"; [k: string]: unknown };
+export type Rec = Req | StreamRec | FaultRec | PushRec | PushCutRec | LifeRec | FinalRec | { t: "meta"; [k: string]: unknown };
 
 export type History = {
   reqs: Req[];
   streams: StreamRec[];
   faults: FaultRec[];
   pushes: PushRec[];
+  cuts: PushCutRec[];
   lives: LifeRec[];
   final: FinalRec | null;
   meta: Record<string, unknown>;
@@ -117,7 +124,7 @@ export async function closeHistory() {
 
 /** Reads a history file back, sorted into its kinds. */
 export async function readHistory(file: string): Promise<History> {
-  const history: History = { reqs: [], streams: [], faults: [], pushes: [], lives: [], final: null, meta: {} };
+  const history: History = { reqs: [], streams: [], faults: [], pushes: [], cuts: [], lives: [], final: null, meta: {} };
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   for await (const line of lines) {
     if (!line.trim()) continue;
@@ -126,6 +133,7 @@ export async function readHistory(file: string): Promise<History> {
     else if (rec.t === "stream") history.streams.push(rec);
     else if (rec.t === "fault") history.faults.push(rec);
     else if (rec.t === "push") history.pushes.push(rec);
+    else if (rec.t === "push-cut") history.cuts.push(rec);
     else if (rec.t === "life") history.lives.push(rec);
     else if (rec.t === "final") history.final = rec;
     else if (rec.t === "meta") Object.assign(history.meta, rec);
