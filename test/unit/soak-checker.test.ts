@@ -178,4 +178,14 @@ describe("the soak's checker", () => {
     expect(kinds(history([write], db, { streams: [open, heard] }))).toEqual([]);
     expect(kinds(history([write], db, { streams: [open] }))).toEqual(["stream missed a change"]);
   });
+
+  it("counts a change acknowledged by a replayed answer from its first attempt (seed 42, 600 s: heard before the replay began)", () => {
+    const first = proWrite(true, 1000, 1400, { key: "k1", cred: "session:admin-b", outcome: "unknown", status: 0 });
+    const replay = proWrite(true, 1500, 1600, { key: "k1", cred: "session:admin-b", replayed: true });
+    const open = { t: "stream" as const, sid: 1, kind: "ofrep" as const, subject: "p1", inst: 1, ev: "open" as const, at: 0 };
+    const heard = { ...open, ev: "event" as const, at: 1450, value: "etag" };
+    const db = { pros: [{ id: "p1", active: true }] };
+    expect(kinds(history([first, replay], db, { streams: [open, heard] }))).toEqual([]);
+    expect(kinds(history([first, replay], db, { streams: [open] }))).toEqual(["stream missed a change"]);
+  });
 });

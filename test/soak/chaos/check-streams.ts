@@ -1,7 +1,7 @@
 // Streams and pushes: every change heard by every stream open across it (or the stream told to refetch), and
 // every accepted push delivered once (twice at most across a crash or an answer cut off), never twice at the same time.
 import { at, faultsAround, HEAR_AFTER_FAULT_MS, HEAR_MS, show, type Violation } from "./bounds.js";
-import type { FinalDb, History, StreamRec } from "./history.js";
+import type { FinalDb, History, Req, StreamRec } from "./history.js";
 import { countRange, proWrites, type UserModel } from "./model.js";
 
 type Stream = { sid: number; kind: string; subject: string; inst: number; open: number; close: number; events: StreamRec[] };
@@ -21,6 +21,20 @@ function streamsOf(h: History): Stream[] {
   return [...byId.values()];
 }
 
+/**
+ * When a change may have been made: an answer replayed for an Idempotency-Key acknowledges the change an
+ * earlier attempt with that key made, so it may have been heard from that attempt's start on.
+ */
+function firstAttempts(h: History) {
+  const first = new Map<string, number>();
+  for (const r of h.reqs) {
+    if (!r.key) continue;
+    const k = `${r.cred} ${r.key}`;
+    first.set(k, Math.min(first.get(k) ?? Infinity, r.start));
+  }
+  return (r: Req) => (r.key ? (first.get(`${r.cred} ${r.key}`) ?? r.start) : r.start);
+}
+
 /** The time by which a change acknowledged at `end` must be heard: later when a fault was held around it. */
 function hearBy(h: History, from: number, end: number) {
   const faults = faultsAround(h.faults, from - HEAR_AFTER_FAULT_MS, end + HEAR_MS);
@@ -33,11 +47,12 @@ function hearBy(h: History, from: number, end: number) {
  */
 export function checkUnreadStreams(h: History, users: Map<string, UserModel>): Violation[] {
   const out: Violation[] = [];
+  const startOf = firstAttempts(h);
   for (const s of streamsOf(h).filter((x) => x.kind === "unread")) {
     const m = users.get(s.subject);
     if (!m) continue;
     const changes = [
-      ...m.writes.map((w) => ({ from: w.start, end: w.end })),
+      ...m.writes.map((w) => ({ from: startOf(w), end: w.end })),
       ...m.notes.map((n) => ({ from: n.createdFrom, end: n.ack.end })),
     ];
     const moments = [
@@ -67,13 +82,15 @@ export function checkUnreadStreams(h: History, users: Map<string, UserModel>): V
 export function checkOfrepStreams(h: History): Violation[] {
   const out: Violation[] = [];
   const streams = streamsOf(h).filter((x) => x.kind === "ofrep");
+  const startOf = firstAttempts(h);
   for (const [pro, writes] of proWrites(h)) {
     for (const w of writes) {
       if (w.outcome !== "ok") continue;
-      const by = hearBy(h, w.start, w.end);
+      const from = startOf(w);
+      const by = hearBy(h, from, w.end);
       for (const s of streams) {
-        if (s.subject !== pro || s.open > w.start || s.close < by) continue;
-        if (s.events.some((e) => e.at > w.start && e.at <= by)) continue;
+        if (s.subject !== pro || s.open > from || s.close < by) continue;
+        if (s.events.some((e) => e.at > from && e.at <= by)) continue;
         out.push({
           kind: "stream missed a change",
           what: `OFREP stream ${s.sid} of ${pro} on instance ${s.inst}, open ${at(s.open)}–${s.close === Infinity ? "end" : at(s.close)}, heard nothing of ${show(w)} by ${at(by)}`,
