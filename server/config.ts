@@ -1,5 +1,6 @@
 // The environment, parsed once at start-up. A bad value stops the service with one line naming it.
 import { createECDH } from "node:crypto";
+import { availableParallelism } from "node:os";
 import webpush from "web-push";
 import { z } from "zod";
 import { databaseEnvShape, describeEnvIssues, withoutEmptyValues } from "../db/config.js";
@@ -80,10 +81,23 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** CLUSTER_WORKERS: how many worker processes serve PORT (server/cluster.ts); `auto`, one per core. */
+const clusterWorkers = z
+  .string()
+  .optional()
+  .transform((v, ctx): number => {
+    const value = (v ?? "1").trim().toLowerCase();
+    if (value === "auto") return availableParallelism();
+    if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 256) return Number(value);
+    ctx.addIssue({ code: "custom", message: "must be a whole number from 1 to 256, or auto (one per core)" });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
   METRICS_PORT: port.optional(),
+  CLUSTER_WORKERS: clusterWorkers,
   ...databaseEnvShape,
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   BETTER_AUTH_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -170,6 +184,8 @@ export type Config = {
   host: string;
   /** Where Prometheus metrics are served (`GET /metrics`, on `host`); null: not at all. */
   metricsPort: number | null;
+  /** CLUSTER_WORKERS: worker processes behind PORT (node:cluster, server/cluster.ts); 1: this process serves. */
+  clusterWorkers: number;
   databaseUrl: string | undefined;
   pgliteDir: string;
   /** DB_QUERY_TIMEOUT_SECONDS; undefined: db/client.ts's default. */
@@ -248,6 +264,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
     throw new ConfigError("METRICS_PORT: must differ from PORT (metrics are never served on the API port)");
   }
+  if (e.CLUSTER_WORKERS > 1 && !e.DATABASE_URL) {
+    throw new ConfigError(
+      "CLUSTER_WORKERS: needs DATABASE_URL (PostgreSQL); the embedded PGlite is one process's data folder, which a second worker cannot open",
+    );
+  }
   if (e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) throw new ConfigError("ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
   if (e.ADMIN_EMAILS.length && !e.ADMIN_PASSWORD) throw new ConfigError("ADMIN_PASSWORD: required when ADMIN_EMAILS is set");
   if (e.ADMIN_PASSWORD && !e.ADMIN_EMAIL && !e.ADMIN_EMAILS.length) {
@@ -286,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     metricsPort: e.METRICS_PORT ?? null,
+    clusterWorkers: e.CLUSTER_WORKERS,
     databaseUrl: e.DATABASE_URL,
     pgliteDir: e.PGLITE_DIR,
     queryTimeoutSeconds: e.DB_QUERY_TIMEOUT_SECONDS,
