@@ -5,6 +5,7 @@ import webpush from "web-push";
 import { z } from "zod";
 import { databaseEnvShape, describeEnvIssues, withoutEmptyValues } from "../db/config.js";
 import { parseSignerKey, type Signer } from "./audit/log/note.js";
+import type { RequestLogMode } from "./observability/request-metrics.js";
 import { appleRefusesSubject, VAPID_SUBJECT_RULE, vapidSubjectProblem } from "./push/vapid-subject.js";
 
 const flag = z
@@ -127,6 +128,7 @@ const envSchema = z.object({
   PUSH_ALLOW_HTTP_ENDPOINTS: flag,
   PUSH_ALLOW_PRIVATE_ENDPOINTS: flag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_REQUESTS: z.enum(["completed", "both", "errors"], "must be completed, both or errors").default("completed"),
   STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(32),
   TRPC_MAX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
   SIGN_IN_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
@@ -244,6 +246,11 @@ export type Config = {
   trustProxy: false | number | string[];
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   /**
+   * LOG_REQUESTS: a request's lines at info level. completed: one line when answered, with the request's
+   * fields (issue AE); both: Fastify's "incoming request" line too; errors: one line for answers of 400 and up.
+   */
+  logRequests: RequestLogMode;
+  /**
    * The audit log (docs/api.md#audit-log): AUDIT_SIGNING_KEY signs a checkpoint at most every
    * AUDIT_CHECKPOINT_SECONDS, written to AUDIT_CHECKPOINT_DIR and/or POSTed to AUDIT_CHECKPOINT_URL. Without a
    * key the log is still built and its proofs served; nothing is signed or published.
@@ -340,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushAllowPrivateEndpoints: e.PUSH_ALLOW_PRIVATE_ENDPOINTS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logRequests: e.LOG_REQUESTS,
     auditLog: {
       signer: e.AUDIT_SIGNING_KEY,
       checkpointSeconds: e.AUDIT_CHECKPOINT_SECONDS,

@@ -1,4 +1,4 @@
-// CLUSTER_WORKERS (server/cluster.ts): a count or `auto`, and only on PostgreSQL, where workers share state
+// Issue AE's settings. CLUSTER_WORKERS (server/cluster.ts): a count or `auto`, and only on PostgreSQL, where workers share state
 // through the database; PGlite's folder belongs to one process.
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
@@ -29,5 +29,14 @@ describe("CLUSTER_WORKERS", () => {
   it("refuses more than one worker on the embedded PGlite, and allows one", () => {
     expect(configErrorOf({ CLUSTER_WORKERS: "2" })).toMatch(/^CLUSTER_WORKERS: needs DATABASE_URL \(PostgreSQL\)/);
     expect(loadConfig({ CLUSTER_WORKERS: "1" }).clusterWorkers).toBe(1);
+  });
+});
+
+describe("LOG_REQUESTS", () => {
+  it("is completed unless set, takes both or errors, and refuses anything else", () => {
+    expect(loadConfig({}).logRequests).toBe("completed");
+    expect(loadConfig({ LOG_REQUESTS: "both" }).logRequests).toBe("both");
+    expect(loadConfig({ LOG_REQUESTS: "errors" }).logRequests).toBe("errors");
+    expect(configErrorOf({ LOG_REQUESTS: "some" })).toMatch(/^LOG_REQUESTS: must be completed, both or errors/);
   });
 });
