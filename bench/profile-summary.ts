@@ -1,12 +1,21 @@
 // Summarises a V8 .cpuprofile (from `npm run bench -- --cpu-prof`): self time by function and by package,
-// so a profile can be read without DevTools. Usage: node --import tsx bench/profile-summary.ts FILE [TOP]
+// so a profile can be read without DevTools. Usage: node --import tsx bench/profile-summary.ts FILE [TOP] [--last=S]
+// --last=S counts only the profile's last S seconds: the load run of a server measured last (`--only=ofrep-eval`),
+// without its start-up (module loading, migrations), which otherwise is a fifth of a short run's profile;
+// --skip-last=S moves that window S seconds earlier (the REST run before the tRPC run of the same scenario).
 import { readFileSync } from "node:fs";
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 
-const [file, topArg] = process.argv.slice(2);
-if (!file) throw new Error("usage: profile-summary.ts FILE [TOP]");
+const args = process.argv.slice(2);
+const lastArg = args.find((a) => a.startsWith("--last="));
+const skipArg = args.find((a) => a.startsWith("--skip-last="));
+const [file, topArg] = args.filter((a) => a !== lastArg && a !== skipArg);
+if (!file) throw new Error("usage: profile-summary.ts FILE [TOP] [--last=S] [--skip-last=S]");
+const lastUs = lastArg ? Number(lastArg.slice("--last=".length)) * 1e6 : Infinity;
+// --skip-last=S: the window ends S seconds before the profile does (the run before the last one).
+const skipUs = skipArg ? Number(skipArg.slice("--skip-last=".length)) * 1e6 : 0;
 const top = Number(topArg ?? 25);
 const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -14,7 +23,14 @@ const parent = new Map<number, number>();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => void self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+// Each sample's time since the profile began; with --last, samples before the window are left out.
+const at: number[] = [];
+profile.timeDeltas.reduce((t, d, i) => (at[i] = t + d), 0);
+const end = at[at.length - 1] ?? 0;
+profile.samples.forEach((id, i) => {
+  const before = end - at[i]!;
+  if (before >= skipUs && before <= skipUs + lastUs) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 // Percentages are of the busy time: idle samples (waiting for I/O) are left out.
 for (const [id] of self) if (byId.get(id)!.callFrame.functionName === "(idle)") self.delete(id);
 const total = [...self.values()].reduce((a, b) => a + b, 0);

@@ -14,6 +14,8 @@ export type Row = LoadResult & {
    */
   mode: "saturated" | "paced";
   ratio: number | null;
+  /** req/s ÷ the bare ceiling's in the same run (bench/bare.ts), on the from-memory reads; absent in older results. */
+  bareRatio?: number | null;
   read: boolean;
 };
 
@@ -32,6 +34,7 @@ export function table(rows: Row[], baseline: Baseline | null = null): string {
     "p99 ms",
     "errors",
     "× floor",
+    "× bare",
     "server CPU ms/req",
     "load gen CPU ms/req",
     "machine busy",
@@ -47,7 +50,8 @@ export function table(rows: Row[], baseline: Baseline | null = null): string {
     fmt(r.p99, 1),
     String(r.errors),
     r.ratio === null ? "" : fmt(r.ratio, 2),
-    r.cpuMsPerRequest === null ? "-" : fmt(r.cpuMsPerRequest, 2),
+    r.bareRatio === null || r.bareRatio === undefined ? "" : fmt(r.bareRatio, 2),
+    r.cpuMsPerRequest === null ? "-" : fmt(r.cpuMsPerRequest, 3),
     r.clientCpuMsPerRequest === undefined ? "-" : fmt(r.clientCpuMsPerRequest, 2),
     r.machineBusy === null || r.machineBusy === undefined ? "-" : `${fmt(r.machineBusy * 100, 0)} %`,
     ...(baseline ? beforeCells(baselineRow(baseline, r)) : []),
@@ -270,4 +274,56 @@ export function countsVerdict(explained: { label: string; indexes: string[]; seq
     met: unreadOk && listsOk,
     detail: [unread, ...lists].map(describe).join("; "),
   };
+}
+
+/**
+ * Issue AE's targets: the reads served from memory against the bare ceiling (Fastify alone, bench/bare.ts) in
+ * the same run, tRPC against REST on each, and the list against the floor on both doors. The floor stays the
+ * yardstick for what touches the database; for what does not, the framework's own ceiling is.
+ */
+export function bareVerdicts(rows: Row[], bigScale: string): Verdict[] {
+  const out: Verdict[] = [];
+  const at = (scenario: string, target: string) =>
+    rows.find((r) => r.scale === bigScale && r.scenario === scenario && r.target === target && r.mode === "saturated");
+  const cpu = (r: Row) => (r.cpuMsPerRequest === null ? "-" : `${fmt(r.cpuMsPerRequest * 1000, 0)} µs`);
+  const ceilings: [scenario: string, target: string, min: number][] = [
+    ["ofrep-eval", "product OFREP", 0.7],
+    ["ofrep-bulk-304", "product OFREP", 0.7],
+    ["pro-status", "product REST", 0.7],
+    ["unread-count", "product REST", 0.6],
+  ];
+  for (const [scenario, target, min] of ceilings) {
+    const product = at(scenario, target);
+    const bare = at(scenario, "bare");
+    if (!product || !bare) continue;
+    const ratio = product.rps / bare.rps;
+    out.push({
+      target: `${scenario} (${target}) req/s ≥ ${min}× bare at ${bigScale} rows (saturated)`,
+      met: ratio >= min && product.errors === 0,
+      detail: `${fmt(product.rps, 0)} vs ${fmt(bare.rps, 0)} req/s = ${fmt(ratio, 2)}×; server CPU ${cpu(product)} vs bare ${cpu(bare)} a request${product.ratio === null ? "" : `; ${fmt(product.ratio, 2)}× the floor`}`,
+    });
+  }
+  for (const scenario of ["pro-status", "unread-count"]) {
+    const rest = at(scenario, "product REST");
+    const trpc = at(scenario, "product tRPC");
+    if (!rest || !trpc) continue;
+    const ratio = trpc.rps / rest.rps;
+    out.push({
+      target: `${scenario}: tRPC req/s ≥ 0.85× REST's at ${bigScale} rows (saturated)`,
+      met: ratio >= 0.85,
+      detail: `${fmt(trpc.rps, 0)} vs ${fmt(rest.rps, 0)} req/s = ${fmt(ratio, 2)}×; server CPU ${cpu(trpc)} vs ${cpu(rest)}`,
+    });
+  }
+  const list = ["product REST", "product tRPC"].flatMap((target) => {
+    const r = at("list", target);
+    return r && r.ratio !== null ? [{ target, ratio: r.ratio }] : [];
+  });
+  if (list.length) {
+    out.push({
+      target: `list req/s ≥ 1.0× the floor's on both doors at ${bigScale} rows (saturated)`,
+      met: list.length === 2 && list.every((l) => l.ratio >= 1),
+      detail: list.map((l) => `${l.target} ${fmt(l.ratio, 2)}×`).join(", "),
+    });
+  }
+  return out;
 }

@@ -19,9 +19,16 @@ const load = { connections: options.connections, duration: options.duration, war
 /** Scenarios also run at a fixed rate, for their latency without queueing. */
 const PACED = ["list", "unread-count"];
 
-function report(scale: string, scenario: string, target: string, result: LoadResult, ratio: number | null) {
+function report(
+  scale: string,
+  scenario: string,
+  target: string,
+  result: LoadResult,
+  ratio: number | null,
+  bareRatio: number | null = null,
+) {
   log(
-    `${scale} ${scenario.padEnd(16)} ${target.padEnd(14)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}  cpu ${result.cpuMsPerRequest?.toFixed(2) ?? "?"} ms/req  load gen ${result.clientCpuMsPerRequest.toFixed(2)} ms/req  machine ${result.machineBusy === null ? "?" : (result.machineBusy * 100).toFixed(0)} % busy${ratio === null ? "" : `  ${ratio.toFixed(2)}× floor`}`,
+    `${scale} ${scenario.padEnd(16)} ${target.padEnd(14)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}  cpu ${result.cpuMsPerRequest?.toFixed(2) ?? "?"} ms/req  load gen ${result.clientCpuMsPerRequest.toFixed(2)} ms/req  machine ${result.machineBusy === null ? "?" : (result.machineBusy * 100).toFixed(0)} % busy${ratio === null ? "" : `  ${ratio.toFixed(2)}× floor`}${bareRatio === null ? "" : `  ${bareRatio.toFixed(2)}× bare`}`,
   );
 }
 
@@ -34,8 +41,10 @@ async function startTargets(db: BenchDatabase): Promise<Target[]> {
   };
   const product = await start("product", "./product-server.ts", productEnv());
   const floor = await start("floor", "./floor.ts", floorEnv(db.url));
+  const bare = await start("bare", "./bare.ts", {});
   const targets: Target[] = [
     { kind: "floor", label: "floor", server: floor },
+    { kind: "bare", label: "bare", server: bare },
     { kind: "rest", label: "product REST", server: product },
     { kind: "trpc", label: "product tRPC", server: product },
     { kind: "ofrep", label: "product OFREP", server: product },
@@ -52,13 +61,17 @@ async function stopTargets(targets: Target[]) {
 /** The targets a scenario runs on, the floor first. */
 const targetsOf = (scenario: Scenario, targets: Target[]) => targets.filter((t) => (scenario.targets ?? DEFAULT_TARGETS).includes(t.kind));
 
-/** Every target answers the scenario, and they agree on what they answer (the floor does the same job). */
+/**
+ * Every target answers the scenario, and they agree on what they answer (the floor does the same job); bare's
+ * answers have the right shape but constant values, so it is checked for shape only.
+ */
 async function verify(scenario: Scenario, targets: Target[]) {
   const answers: { label: string; value: string }[] = [];
   for (const target of targetsOf(scenario, targets)) {
     const { status, body } = await probe(target.server.origin, scenario.plan(target.kind));
     try {
-      answers.push({ label: target.label, value: JSON.stringify(scenario.unwrap(target.kind, status, body)) });
+      const value = JSON.stringify(scenario.unwrap(target.kind, status, body));
+      if (target.kind !== "bare") answers.push({ label: target.label, value });
     } catch (err) {
       throw new Error(`${scenario.name} on ${target.label}: ${(err as Error).message}`);
     }
@@ -101,21 +114,43 @@ export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal:
     for (const scenario of scenarios) {
       await verify(scenario, targets);
       let floorRps: number | null = null;
+      let bareRps: number | null = null;
       for (const target of targetsOf(scenario, targets)) {
         const result = await runLoad(target.server.origin, scenario.plan(target.kind), { ...load, pid: target.server.pid });
         if (target.kind === "floor") floorRps = result.rps;
+        if (target.kind === "bare") bareRps = result.rps;
         const ratio = target.kind === "floor" || !floorRps ? null : result.rps / floorRps;
-        rows.push({ ...result, scale, scenario: scenario.name, mode: "saturated", target: target.label, ratio, read: scenario.read });
-        report(scale, scenario.name, target.label, result, ratio);
+        const bareRatio = target.kind === "floor" || target.kind === "bare" || !bareRps ? null : result.rps / bareRps;
+        rows.push({
+          ...result,
+          scale,
+          scenario: scenario.name,
+          mode: "saturated",
+          target: target.label,
+          ratio,
+          bareRatio,
+          read: scenario.read,
+        });
+        report(scale, scenario.name, target.label, result, ratio, bareRatio);
       }
       if (!PACED.includes(scenario.name)) continue;
-      for (const target of targetsOf(scenario, targets)) {
+      // The ceiling is about throughput: bare is not run paced.
+      for (const target of targetsOf(scenario, targets).filter((t) => t.kind !== "bare")) {
         const result = await runLoad(target.server.origin, scenario.plan(target.kind), {
           ...load,
           pid: target.server.pid,
           rate: options.rate,
         });
-        rows.push({ ...result, scale, scenario: scenario.name, mode: "paced", target: target.label, ratio: null, read: scenario.read });
+        rows.push({
+          ...result,
+          scale,
+          scenario: scenario.name,
+          mode: "paced",
+          target: target.label,
+          ratio: null,
+          bareRatio: null,
+          read: scenario.read,
+        });
         report(scale, `${scenario.name}@${options.rate}/s`, target.label, result, null);
       }
     }

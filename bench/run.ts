@@ -10,7 +10,17 @@ import { createBenchDatabase } from "./database.js";
 import { type LayerTiming, layersTable, measureLayers } from "./layers.js";
 import { type MemorySamples, measurePgliteMemory, memoryTable, memoryVerdict } from "./pglite-memory.js";
 import { type PropagationResult, propagationTable, propagationVerdicts } from "./propagation.js";
-import { countsVerdict, inProcessTable, loadVerdicts, ofrepVerdicts, type Row, table, verdictLines, verdicts } from "./report.js";
+import {
+  bareVerdicts,
+  countsVerdict,
+  inProcessTable,
+  loadVerdicts,
+  ofrepVerdicts,
+  type Row,
+  table,
+  verdictLines,
+  verdicts,
+} from "./report.js";
 import {
   runOfrepStreams,
   runProducerIngest,
@@ -98,6 +108,7 @@ async function main() {
     ...(counts ? [counts] : []),
     ...verdicts(rows, big.scale, small, big.activation, big.push),
     ...ofrepVerdicts(rows, big.scale),
+    ...bareVerdicts(rows, big.scale),
     ...(memory ? [memoryVerdict(memory)] : []),
     ...(propagation ? propagationVerdicts(propagation) : []),
   ];

@@ -3,16 +3,19 @@
 // fails the run instead of measuring errors.
 import type { RequestPlan } from "./load.js";
 
-export type TargetKind = "rest" | "trpc" | "ofrep" | "floor";
+/** bare: Fastify alone with constant answers (bench/bare.ts), the ceiling of the from-memory reads. */
+export type TargetKind = "rest" | "trpc" | "ofrep" | "floor" | "bare";
 
 /** The targets of a scenario that names none: the floor first (the ratios are to it), then both doors. */
 export const DEFAULT_TARGETS: readonly TargetKind[] = ["floor", "rest", "trpc"];
+/** The from-memory reads on the REST door: the floor, then the bare ceiling, then both doors. */
+const FROM_MEMORY_TARGETS: readonly TargetKind[] = ["floor", "bare", "rest", "trpc"];
 
 export type Scenario = {
   name: string;
   /** What it does, for the table's legend. */
   title: string;
-  /** Reads must answer alike on every target; writes are reported only. */
+  /** Reads must answer alike on every target but bare (its answers are constant); writes are reported only. */
   read: boolean;
   /** The targets it runs on, the floor first (DEFAULT_TARGETS when absent). */
   targets?: readonly TargetKind[];
@@ -38,7 +41,7 @@ function unwrapAny(target: TargetKind, status: number, body: unknown): unknown {
   if (status !== 200) throw new Error(`HTTP ${status}: ${JSON.stringify(body).slice(0, 300)}`);
   // biome-ignore lint/suspicious/noExplicitAny: a bench-only reader of either door's answer, shape checked below
   const b = body as Record<string, any>;
-  if (target === "rest") {
+  if (target === "rest" || target === "bare") {
     if (b?.success !== true) throw new Error(`no success envelope: ${JSON.stringify(body).slice(0, 300)}`);
     return b.data;
   }
@@ -91,7 +94,7 @@ function evaluationOf(value: unknown): unknown {
 function ofrepScenarios(inputs: ScenarioInputs): Scenario[] {
   const pros = inputs.proIds;
   const headers = { "x-api-key": inputs.apiKey, "content-type": "application/json" };
-  const targets: readonly TargetKind[] = ["floor", "ofrep"];
+  const targets: readonly TargetKind[] = ["floor", "bare", "ofrep"];
   const context = (i: number) => JSON.stringify({ context: { targetingKey: pros[i % pros.length] } });
   const evaluationPath = "/ofrep/v1/evaluate/flags/restrict-direct-contact";
   const bulkPath = "/ofrep/v1/evaluate/flags";
@@ -167,6 +170,7 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       name: "unread-count",
       title: "GET /api/notifications/unread-count (hot user)",
       read: true,
+      targets: FROM_MEMORY_TARGETS,
       plan: (target) =>
         target === "trpc"
           ? { method: "GET", path: "/trpc/notifications.unreadCount", headers: hot }
@@ -181,6 +185,7 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
       name: "pro-status",
       title: "GET /api/admin/restriction/:proId (admin; 10,000 pros in rotation)",
       read: true,
+      targets: FROM_MEMORY_TARGETS,
       plan(target) {
         const path = (i: number) =>
           target === "trpc"

@@ -5,7 +5,7 @@ import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { sql } from "drizzle-orm";
-import Fastify, { type FastifyError, type FastifyRequest, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyError, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import type { Db, DbHandle } from "../db/client.js";
 import type { Relay, RelayOptions } from "../db/outbox-relay.js";
 import { verifierKeyText } from "./audit/log/note.js";
@@ -38,7 +38,7 @@ import { requestObserver } from "./observability/request-metrics.js";
 import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
 import { registerOfrep } from "./ofrep/routes.js";
 import { pushExtrasOf, receiptCorsOptions } from "./producers/push-setup.js";
-import { RECEIPTS_PATH, registerReceiptRoute } from "./producers/receipt-route.js";
+import { registerReceiptRoute } from "./producers/receipt-route.js";
 import type { RetentionOptions } from "./producers/retention.js";
 import { registerProducerRoutes } from "./producers/routes.js";
 import type { PushService } from "./push/sender.js";
@@ -56,7 +56,7 @@ import { registerTrpcDoor } from "./trpc/door.js";
 export type AppDeps = {
   /** baseUrl: the public base URL (BETTER_AUTH_URL); absent, the one better-auth was given. */
   config: Pick<Config, "corsOrigins" | "logLevel"> &
-    Partial<Pick<Config, "signUp" | "approvals" | "trustProxy" | "baseUrl" | "appBaseUrl">>;
+    Partial<Pick<Config, "signUp" | "approvals" | "trustProxy" | "baseUrl" | "appBaseUrl" | "logRequests">>;
   db: Db;
   /** The database's change announcements (DbHandle.listen); without it live streams show only their first count. */
   listen?: DbHandle["listen"];
@@ -153,6 +153,8 @@ export async function buildApp(deps: AppDeps) {
     // headers of trusted hops only.
     trustProxy: trustedHops(deps.config.trustProxy ?? false),
     logger: loggerOptions(deps),
+    // LOG_REQUESTS: unless `both`, the request observer writes one line per answer instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: (deps.config.logRequests ?? "completed") !== "both" }),
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
@@ -167,10 +169,10 @@ export async function buildApp(deps: AppDeps) {
     frameworkErrors: (err, request, reply) => {
       const message = err.code === "FST_ERR_MAX_PARAM_LENGTH" ? "A path parameter is too long" : "Malformed URL";
       sendError(reply, new AppError("VALIDATION_ERROR", message));
-      requests.count(request, reply);
+      requests.count(request, reply, deps.config.logRequests);
     },
   });
-  requests.register(app);
+  requests.register(app, deps.config.logRequests);
 
   // While shutting down, answers close their connection: a keep-alive socket left idle would hold the
   // server open until the client drops it.
@@ -200,11 +202,11 @@ export async function buildApp(deps: AppDeps) {
     // ETag: a page on another origin reading the flag (the OFREP web provider) gets its 304s too.
     exposedHeaders: ["set-auth-token", "x-request-id", "idempotent-replayed", "etag"],
   };
-  // Receipts come from the app's service worker and pages (APP_BASE_URL), never with credentials.
+  // Receipts come from the app's service worker and pages (APP_BASE_URL), never with credentials: their
+  // route carries its own options (registerReceiptRoute). Static options, not a delegator: @fastify/cors
+  // normalizes a delegator's answer on every request, ~3 % of an OFREP evaluation's CPU (issue AE).
   const receiptCors = receiptCorsOptions(deps.config.corsOrigins, deps.config.appBaseUrl ?? null);
-  await app.register(cors, {
-    delegator: (req, callback) => callback(null, req.url?.split("?", 1)[0] === RECEIPTS_PATH ? receiptCors : apiCors),
-  });
+  await app.register(cors, apiCors);
 
   app.setErrorHandler((err: FastifyError, _request, reply) => sendError(reply, fromFastifyError(err)));
 
@@ -331,6 +333,7 @@ export async function buildApp(deps: AppDeps) {
     db: deps.db,
     tokens: pushExtras?.tokens ?? null,
     limiter: createRateLimiter(rateLimitStore, "push-receipt", limits.receipts),
+    cors: receiptCors,
   });
 
   const onFlagError = (err: unknown) => app.log.warn({ err }, "OFREP: reading a flag change failed");

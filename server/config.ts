@@ -1,9 +1,11 @@
 // The environment, parsed once at start-up. A bad value stops the service with one line naming it.
 import { createECDH } from "node:crypto";
+import { availableParallelism } from "node:os";
 import webpush from "web-push";
 import { z } from "zod";
 import { databaseEnvShape, describeEnvIssues, withoutEmptyValues } from "../db/config.js";
 import { parseSignerKey, type Signer } from "./audit/log/note.js";
+import type { RequestLogMode } from "./observability/request-metrics.js";
 import { appleRefusesSubject, VAPID_SUBJECT_RULE, vapidSubjectProblem } from "./push/vapid-subject.js";
 
 const flag = z
@@ -80,10 +82,23 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** CLUSTER_WORKERS: how many worker processes serve PORT (server/cluster.ts); `auto`, one per core. */
+const clusterWorkers = z
+  .string()
+  .optional()
+  .transform((v, ctx): number => {
+    const value = (v ?? "1").trim().toLowerCase();
+    if (value === "auto") return availableParallelism();
+    if (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 256) return Number(value);
+    ctx.addIssue({ code: "custom", message: "must be a whole number from 1 to 256, or auto (one per core)" });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).default("127.0.0.1"),
   METRICS_PORT: port.optional(),
+  CLUSTER_WORKERS: clusterWorkers,
   ...databaseEnvShape,
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   BETTER_AUTH_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -113,6 +128,7 @@ const envSchema = z.object({
   PUSH_ALLOW_HTTP_ENDPOINTS: flag,
   PUSH_ALLOW_PRIVATE_ENDPOINTS: flag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_REQUESTS: z.enum(["completed", "both", "errors"], "must be completed, both or errors").default("completed"),
   STREAMS_PER_USER: z.coerce.number().int().min(1).max(1000).default(32),
   TRPC_MAX_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
   SIGN_IN_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
@@ -170,6 +186,8 @@ export type Config = {
   host: string;
   /** Where Prometheus metrics are served (`GET /metrics`, on `host`); null: not at all. */
   metricsPort: number | null;
+  /** CLUSTER_WORKERS: worker processes behind PORT (node:cluster, server/cluster.ts); 1: this process serves. */
+  clusterWorkers: number;
   databaseUrl: string | undefined;
   pgliteDir: string;
   /** DB_QUERY_TIMEOUT_SECONDS; undefined: db/client.ts's default. */
@@ -228,6 +246,11 @@ export type Config = {
   trustProxy: false | number | string[];
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   /**
+   * LOG_REQUESTS: a request's lines at info level. completed: one line when answered, with the request's
+   * fields (issue AE); both: Fastify's "incoming request" line too; errors: one line for answers of 400 and up.
+   */
+  logRequests: RequestLogMode;
+  /**
    * The audit log (docs/api.md#audit-log): AUDIT_SIGNING_KEY signs a checkpoint at most every
    * AUDIT_CHECKPOINT_SECONDS, written to AUDIT_CHECKPOINT_DIR and/or POSTed to AUDIT_CHECKPOINT_URL. Without a
    * key the log is still built and its proofs served; nothing is signed or published.
@@ -247,6 +270,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
     throw new ConfigError("METRICS_PORT: must differ from PORT (metrics are never served on the API port)");
+  }
+  if (e.CLUSTER_WORKERS > 1 && !e.DATABASE_URL) {
+    throw new ConfigError(
+      "CLUSTER_WORKERS: needs DATABASE_URL (PostgreSQL); the embedded PGlite is one process's data folder, which a second worker cannot open",
+    );
   }
   if (e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) throw new ConfigError("ADMIN_PASSWORD: required when ADMIN_EMAIL is set");
   if (e.ADMIN_EMAILS.length && !e.ADMIN_PASSWORD) throw new ConfigError("ADMIN_PASSWORD: required when ADMIN_EMAILS is set");
@@ -286,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     metricsPort: e.METRICS_PORT ?? null,
+    clusterWorkers: e.CLUSTER_WORKERS,
     databaseUrl: e.DATABASE_URL,
     pgliteDir: e.PGLITE_DIR,
     queryTimeoutSeconds: e.DB_QUERY_TIMEOUT_SECONDS,
@@ -318,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushAllowPrivateEndpoints: e.PUSH_ALLOW_PRIVATE_ENDPOINTS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logRequests: e.LOG_REQUESTS,
     auditLog: {
       signer: e.AUDIT_SIGNING_KEY,
       checkpointSeconds: e.AUDIT_CHECKPOINT_SECONDS,

@@ -1,25 +1,37 @@
 // Entry point: read config, open the database, build the app, listen (and serve metrics on METRICS_PORT);
-// drain on SIGTERM/SIGINT.
+// drain on SIGTERM/SIGINT. With CLUSTER_WORKERS > 1 this process is the primary (server/cluster.ts) and each
+// worker runs the rest of main() on a database the primary has prepared.
+import cluster from "node:cluster";
 import { pino } from "pino";
 import { FolderInUseError } from "../db/folder-lock.js";
 import { adminCount, passwordMismatchLine } from "./auth/admin-bootstrap.js";
+import { runPrimary } from "./cluster.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { type MetricsServer, startMetricsServer } from "./observability/metrics.js";
+import { answerClusterScrapes, type MetricsServer, startMetricsServer } from "./observability/metrics.js";
 import { checkPortFree, portError } from "./port-check.js";
 import { openService } from "./service.js";
 
 async function main() {
   const config = loadConfig();
-  await checkPortFree(config.host, config.port);
+  const worker = cluster.isWorker;
   const database = config.databaseUrl ? "PostgreSQL" : `PGlite (${config.pgliteDir})`;
   // The app's logger exists only once the database is open; a first start migrates for a while before that.
-  pino({ level: config.logLevel }).info({ database }, "starting: opening the database and applying migrations");
-  const { app, handle, bootstrap } = await openService(config);
-  for (const warning of config.warnings) app.log.warn(warning);
+  const startLog = pino({ level: config.logLevel });
+  if (config.clusterWorkers > 1 && cluster.isPrimary) {
+    startLog.info({ database, workers: config.clusterWorkers }, "starting a cluster: applying migrations, then forking the workers");
+    return runPrimary(config, startLog);
+  }
+  // A worker's listen is the primary's port, shared: only a process of its own checks it first.
+  if (!worker) await checkPortFree(config.host, config.port);
+  if (!worker) startLog.info({ database }, "starting: opening the database and applying migrations");
+  const { app, handle, bootstrap } = await openService(config, { prepared: worker });
+  for (const warning of worker ? [] : config.warnings) app.log.warn(warning);
   if (bootstrap?.created) app.log.info({ email: bootstrap.email }, "created the admin account from ADMIN_EMAIL");
   if (bootstrap?.passwordMatches === false) app.log.warn(passwordMismatchLine(bootstrap.email, handle.driver === "pglite"));
-  const admins = await adminCount(handle.db);
-  if (admins === 0) {
+  const admins = worker ? null : await adminCount(handle.db);
+  if (admins === null) {
+    // A worker: the primary has said it all once.
+  } else if (admins === 0) {
     app.log.warn(
       `no admin account yet, so nobody can sign in to the console: start with ADMIN_EMAIL=you@example.com ADMIN_PASSWORD=<12+ characters> npm start, or ${handle.driver === "pglite" ? "stop the server and " : ""}run npm run db:seed`,
     );
@@ -46,7 +58,9 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 
-  if (config.metricsPort !== null) {
+  if (config.metricsPort !== null && worker) {
+    answerClusterScrapes();
+  } else if (config.metricsPort !== null) {
     // Before the API port opens: a metrics port that cannot be had stops start-up with one line.
     metrics = await startMetricsServer({ port: config.metricsPort, host: config.host }).catch((err: Error) => {
       throw new ConfigError(`METRICS_PORT: ${err.message}`);
@@ -60,7 +74,7 @@ async function main() {
     await handle.close();
     throw portError(err, config.host, config.port);
   });
-  app.log.info({ database }, `serving on ${config.baseUrl}; the operator console is at ${config.baseUrl}/console`);
+  if (!worker) app.log.info({ database }, `serving on ${config.baseUrl}; the operator console is at ${config.baseUrl}/console`);
 }
 
 main().catch((err) => {

@@ -2,10 +2,10 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createDb } from "../db/client.js";
+import { createDb, type Db, type DbHandle } from "../db/client.js";
 import { type AppDeps, buildApp } from "./app.js";
 import { ensureBootstrapAdmin } from "./auth/admin-bootstrap.js";
-import { createAuth } from "./auth/better-auth.js";
+import { type Auth, createAuth } from "./auth/better-auth.js";
 import type { Config } from "./config.js";
 import { rateLimitStoreFor } from "./http/rate-limit.js";
 import { dbMetrics } from "./observability/metrics.js";
@@ -25,28 +25,52 @@ export function authSecret(config: Pick<Config, "authSecret" | "pgliteDir">): st
   return secret;
 }
 
-export async function openService(config: Config, options: { logger?: AppDeps["logger"] } = {}) {
-  const handle = await createDb({
+const openDb = (config: Config) =>
+  createDb({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.pgliteDir,
     queryTimeoutSeconds: config.queryTimeoutSeconds,
     observe: dbMetrics,
   });
+
+const authOf = (config: Config, db: Db) =>
+  createAuth({
+    db,
+    secret: authSecret(config),
+    baseUrl: config.baseUrl,
+    trustedOrigins: config.trustedOrigins,
+    platformAdminEmails: config.platformAdminEmails,
+    signUp: config.signUp,
+  });
+
+/** Migrations, then every configured admin (ADMIN_EMAIL, ADMIN_EMAILS); the outcome reported is the first one's. */
+async function prepare(config: Config, handle: DbHandle, auth: Auth) {
+  await handle.migrate();
+  const outcomes = [];
+  for (const admin of config.bootstrapAdmins) outcomes.push(await ensureBootstrapAdmin(handle.db, auth, admin));
+  return outcomes[0] ?? null;
+}
+
+/**
+ * A cluster's primary (server/cluster.ts) prepares the database once before any worker starts: drizzle's
+ * migrator takes no lock, and workers making the same admin at once would race for it.
+ */
+export async function prepareDatabase(config: Config) {
+  const handle = await openDb(config);
   try {
-    await handle.migrate();
-    const auth = createAuth({
-      db: handle.db,
-      secret: authSecret(config),
-      baseUrl: config.baseUrl,
-      trustedOrigins: config.trustedOrigins,
-      platformAdminEmails: config.platformAdminEmails,
-      signUp: config.signUp,
-    });
+    return await prepare(config, handle, authOf(config, handle.db));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `prepared`: a cluster worker, whose primary has migrated and made the admins (prepareDatabase). */
+export async function openService(config: Config, options: { logger?: AppDeps["logger"]; prepared?: boolean } = {}) {
+  const handle = await openDb(config);
+  try {
+    const auth = authOf(config, handle.db);
     // Before the port opens, so the first request already finds the admin.
-    // Every configured admin (ADMIN_EMAIL, ADMIN_EMAILS); the outcome reported is the first one's.
-    const outcomes = [];
-    for (const admin of config.bootstrapAdmins) outcomes.push(await ensureBootstrapAdmin(handle.db, auth, admin));
-    const bootstrap = outcomes[0] ?? null;
+    const bootstrap = options.prepared ? null : await prepare(config, handle, auth);
     const push = createPushService({
       vapid: config.vapid,
       allowHttpEndpoints: config.pushAllowHttpEndpoints,

@@ -8,13 +8,14 @@
 //
 // It can go once better-auth stores session tokens hashed itself (a migration would then have to agree
 // with its encoding).
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
 import type { DBAdapter, DBTransactionAdapter, Where } from "better-auth/adapters";
 import { createAuthMiddleware, isAPIError } from "better-auth/api";
 
 /** What `sessions.token` holds for a token: its SHA-256 in lower-case hex, as migration 0022 computes it. */
-export const sessionTokenHash = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+// One crypto.hash call (a string is hashed as UTF-8): every bearer request hashes its token (issue AE).
+export const sessionTokenHash = (token: string) => hash("sha256", token, "hex");
 
 const isSession = (model: string) => model === "session" || model === "sessions";
 

@@ -2,7 +2,7 @@
 // On PostgreSQL the counts live in the rate_limits table (migration 0005), so every instance on the same
 // database counts against one budget; the embedded PGlite serves one process only, so there they live in
 // that process's memory.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { getTableName } from "drizzle-orm";
 import type { Sql } from "postgres";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
@@ -47,7 +47,7 @@ function asPgPool(sql: Sql) {
  * The key as stored: a digest, so a row stays within the table's 255 characters and holds no e-mail or
  * client address, and any text (a NUL character) is a key. The same key gives the same digest on every instance.
  */
-const storedKey = (key: string) => createHash("sha256").update(key).digest("base64url");
+const storedKey = (key: string) => hash("sha256", key, "base64url");
 
 /** rate-limiter-flexible's limiter for `name` (the rows' key prefix, one per limit) in `store`. */
 function storeLimiter(store: RateLimitStore, name: string, window: Window): RateLimiterAbstract {

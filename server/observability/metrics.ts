@@ -4,7 +4,7 @@
 // "metric already registered"; a test reads differences, not absolute values.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { isQueryTimeout } from "../../db/errors.js";
 import type { DbObserver, DbWorkKind } from "../../db/observe.js";
 import type { PushDeliveryResult } from "../../db/schema/delivery-statuses.js";
@@ -245,25 +245,47 @@ export function routeLabel(
 
 let defaultMetricsOn = false;
 
+function turnOnDefaultMetrics(): void {
+  if (defaultMetricsOn) return;
+  collectDefaultMetrics({ register: registry });
+  defaultMetricsOn = true;
+}
+
 export type MetricsServer = { url: string; close(): Promise<void> };
+/** Where a scrape's text comes from: this process's registry, or (a cluster's primary) every worker's. */
+export type MetricsSource = { text(): Promise<string>; contentType: string };
 
 /**
- * A small HTTP listener of its own answering `GET /metrics` with the registry's text, and 404 to anything
- * else. Starting it also turns on the process and Node.js metrics (once per process).
+ * A cluster worker (CLUSTER_WORKERS, server/cluster.ts): its process metrics on, and its registry answering
+ * the primary's scrapes over IPC. Constructing prom-client's AggregatorRegistry is what adds that listener.
  */
-export async function startMetricsServer(options: { port: number; host: string }): Promise<MetricsServer> {
-  if (!defaultMetricsOn) {
-    collectDefaultMetrics({ register: registry });
-    defaultMetricsOn = true;
-  }
+export function answerClusterScrapes(): void {
+  turnOnDefaultMetrics();
+  AggregatorRegistry.setRegistries([registry]);
+  new AggregatorRegistry();
+}
+
+/** A cluster primary's scrape: every worker's registry, counters and histograms summed (prom-client's aggregation). */
+export function clusterMetricsSource(): MetricsSource {
+  const aggregator = new AggregatorRegistry();
+  return { text: () => aggregator.clusterMetrics(), contentType: aggregator.contentType };
+}
+
+/**
+ * A small HTTP listener of its own answering `GET /metrics` with the registry's text (or `source`'s), and 404
+ * to anything else. Starting it on the registry also turns on the process and Node.js metrics (once per process).
+ */
+export async function startMetricsServer(options: { port: number; host: string; source?: MetricsSource }): Promise<MetricsServer> {
+  if (!options.source) turnOnDefaultMetrics();
+  const source = options.source ?? { text: () => registry.metrics(), contentType: registry.contentType };
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/metrics") return void res.writeHead(404, { "content-type": "text/plain" }).end("Not found\n");
     if (req.method !== "GET" && req.method !== "HEAD") {
       return void res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end("Method not allowed\n");
     }
-    registry.metrics().then(
-      (text) => res.writeHead(200, { "content-type": registry.contentType }).end(req.method === "HEAD" ? undefined : text),
+    source.text().then(
+      (text) => res.writeHead(200, { "content-type": source.contentType }).end(req.method === "HEAD" ? undefined : text),
       (err: Error) => res.writeHead(500, { "content-type": "text/plain" }).end(`${err.message}\n`),
     );
   });

@@ -3,6 +3,7 @@
 // displayed/clicked", and expires. CSRF does not apply: no cookie or other ambient credential is read, so a
 // page that makes a browser post here can only report a receipt it already holds. Browsers may call it from
 // the app's origin (APP_BASE_URL) and CORS_ORIGINS, without credentials (app.ts's CORS for this path).
+import type { FastifyCorsOptions } from "@fastify/cors";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { Db } from "../../db/client.js";
@@ -29,10 +30,16 @@ export type ReceiptDeps = {
   tokens: ReceiptTokens | null;
   /** Per client address: a receipt is cheap to check, but each valid one is a write. */
   limiter: RateLimiter;
+  /** The path's CORS options (receiptCorsOptions), in place of the API's for this route and its preflight. */
+  cors: FastifyCorsOptions;
 };
 
 export function registerReceiptRoute(app: FastifyInstance, deps: ReceiptDeps): void {
-  app.post(RECEIPTS_PATH, async (request, reply) => {
+  // @fastify/cors merges a route's config.cors over the API's options: what the API sets and receipts must
+  // not (exposed headers) is cleared here. The preflight gets a route of its own so it finds these options.
+  const config = { cors: { exposedHeaders: null, ...deps.cors } };
+  app.options(RECEIPTS_PATH, { config }, (_request, reply) => reply.callNotFound());
+  app.post(RECEIPTS_PATH, { config }, async (request, reply) => {
     try {
       const verdict = await deps.limiter(request.ip);
       if (verdict.limited) throw new TooManyRequestsError(verdict.retryAfterSeconds);

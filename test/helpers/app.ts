@@ -74,6 +74,8 @@ export type TestAppOptions = {
   timeouts?: AppDeps["timeouts"];
   /** The audit log's sealer and checkpoints; none by default. */
   auditLog?: AppDeps["auditLog"];
+  /** LOG_REQUESTS: a request's info lines (`completed` by default). */
+  logRequests?: Config["logRequests"];
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -98,6 +100,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       trustProxy: options.trustProxy,
       baseUrl: options.publicBaseUrl,
       appBaseUrl: options.appBaseUrl,
+      logRequests: options.logRequests,
     },
     db: db.db,
     listen: db.listen,

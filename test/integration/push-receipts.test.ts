@@ -123,6 +123,12 @@ describe("delivery receipts", () => {
     expect(fromApp.headers["access-control-allow-origin"]).toBe(APP);
     expect(fromApp.headers["access-control-allow-credentials"]).toBeUndefined();
     expect((await preflight("https://evil.example")).headers["access-control-allow-origin"]).toBeUndefined();
+    // The report itself: the app's origin may read it, without credentials or the API's exposed headers
+    // (the route's own CORS options, merged over the API's since issue AE).
+    const answer = await report({ receipt: "x".repeat(10) }, { origin: APP });
+    expect(answer.headers["access-control-allow-origin"]).toBe(APP);
+    expect(answer.headers["access-control-allow-credentials"]).toBeUndefined();
+    expect(answer.headers["access-control-expose-headers"]).toBeUndefined();
     // Every other path keeps CORS_ORIGINS, with credentials.
     const elsewhere = await t().app.inject({
       method: "OPTIONS",

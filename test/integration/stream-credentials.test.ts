@@ -53,7 +53,7 @@ describe("an OFREP stream's credential", () => {
     stream.close();
 
     const logged = logLines.join("");
-    expect(logged).toContain("incoming request");
+    expect(logged).toContain("request completed");
     expect(logged).toContain("/ofrep/v1/events?token=[redacted]");
     expect(logged).not.toContain(signature);
     expect(logged).not.toContain(encodeURIComponent(signature));
