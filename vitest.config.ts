@@ -1,10 +1,10 @@
 import { defineConfig } from "vitest/config";
 
-// Two groups, one after the other. The browser files come first, one at a time: Chromium and the service
-// under test already fill both cores, and two at once made every browser file ~3 times slower, no faster in
-// all. Then every other file, two at a time: each runs in one Node process (the service, its client, and
-// PGlite's engine, or PostgreSQL's backend beside it), so a second file uses the second core. That keeps
-// CI under its 45 minutes. The time limits only end a test that hangs; on a loaded machine a test that
+// Two groups, one after the other. Every file but the browser's runs two at a time: each runs in one Node
+// process (the service, its client, and PGlite's engine, or PostgreSQL's backend beside it), so a second file
+// uses the second core. The browser files run alone, after the rest (Vitest puts files of one worker at
+// group order 0 last): Chromium and the service under test already fill both cores, and two at once made
+// every browser file ~3 times slower, no faster in all. That keeps CI under its 45 minutes. The time limits only end a test that hangs; on a loaded machine a test that
 // starts a server process can take half a minute.
 const BROWSER_GROUP = { sequence: { groupOrder: 0 }, maxWorkers: 1 };
 const NODE_GROUP = { sequence: { groupOrder: 1 }, maxWorkers: 2 };
