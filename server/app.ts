@@ -169,7 +169,7 @@ export async function buildApp(deps: AppDeps) {
     frameworkErrors: (err, request, reply) => {
       const message = err.code === "FST_ERR_MAX_PARAM_LENGTH" ? "A path parameter is too long" : "Malformed URL";
       sendError(reply, new AppError("VALIDATION_ERROR", message));
-      requests.count(request, reply, deps.config.logRequests);
+      requests.answered(request, reply, deps.config.logRequests);
     },
   });
   requests.register(app, deps.config.logRequests);

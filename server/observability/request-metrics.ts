@@ -38,7 +38,7 @@ export function requestObserver(trpc: Parameters<typeof routeLabel>[2]) {
     /** Fastify's `childLoggerFactory` server option: the logger of requests no route matched. */
     childLoggerFactory: withRoute(UNMATCHED_ROUTE),
     /** Counts and logs a request answered where no hook runs (Fastify's `frameworkErrors`). */
-    count: answered,
+    answered,
     /**
      * Adds the hooks; call it before any route is added, as routes added earlier are not seen. With `both`,
      * Fastify logs (disableRequestLogging off); otherwise this hook writes the one line Fastify would end with.
