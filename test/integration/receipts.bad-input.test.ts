@@ -29,7 +29,7 @@ describe("receipts: bad input", () => {
           payload: JSON.stringify(payload) ?? "null",
         });
         expect([400, 404]).toContain(res.statusCode);
-        const { error } = res.json() as { error: { code: string; details?: { field: string }[] } };
+        const { error } = res.json() as { error: { code: string; message: string; details?: { field: string }[] } };
         if (res.statusCode !== 400) expect(error.code).toBe("NOT_FOUND");
         // A `__proto__` key anywhere refuses the whole body as malformed JSON (docs/api.md#errors): no field to name.
         else if (error.message === "Malformed JSON body") expect(JSON.stringify(payload)).toContain('"__proto__"');
