@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
 import { sessions } from "../../db/schema/index.js";
 import { normalAuthPath } from "../http/auth-path.js";
+import { addRouteHook, isAuthRoute } from "../http/route-hooks.js";
 import { wroteMemory } from "../memory/fence.js";
 import type { Auth } from "./better-auth.js";
 import { sessionTokenHash } from "./hashed-session-tokens.js";
@@ -26,7 +27,7 @@ function sessionToken(headers: { authorization?: string; cookie?: string }, secr
 
 export function registerSignOut(app: FastifyInstance, auth: Auth, db: Db): void {
   const secret = auth.options.secret ?? "";
-  app.addHook("preHandler", async (request) => {
+  addRouteHook(app, "preHandler", isAuthRoute, async (request) => {
     if (request.method !== "POST" || normalAuthPath(request.url)?.toLowerCase() !== SIGN_OUT_PATH) return;
     const token = sessionToken(request.headers, secret);
     if (!token) return;

@@ -6,6 +6,7 @@ import { AppError, TooManyRequestsError, UnsupportedMediaTypeError } from "../er
 import { sendError } from "../errors/rest.js";
 import { normalAuthPath } from "./auth-path.js";
 import { createFailureBudget, createRateLimiter, type RateLimitStore, type Window } from "./rate-limit.js";
+import { addRouteHook, isAuthRoute } from "./route-hooks.js";
 import { judgeWrite } from "./trusted-writes.js";
 
 const SIGN_IN_PATH = "/api/auth/sign-in/email";
@@ -69,8 +70,8 @@ export function registerRateLimits(
   // answer, so each attempt holds a point until then and gets it back unless better-auth refused it (4xx).
   const failures = createFailureBudget(store, "sign-in-failures", limits.signInFailuresPerAddress);
   const holding = new WeakSet<FastifyRequest>();
-  // preHandler: the body (the sign-in address) is parsed by then.
-  app.addHook("preHandler", async (request, reply) => {
+  // preHandler: the body (the sign-in address) is parsed by then. Only better-auth's routes take these.
+  addRouteHook(app, "preHandler", isAuthRoute, async (request, reply) => {
     const operation = limitedOperation(request.method, request.url);
     if (!operation) return;
     const verdict = await limiters[operation](keys[operation](request));
@@ -80,7 +81,7 @@ export function registerRateLimits(
     holding.add(request);
     if (budget.limited) return sendError(reply, new TooManyRequestsError(budget.retryAfterSeconds));
   });
-  app.addHook("onResponse", async (request, reply) => {
+  addRouteHook(app, "onResponse", isAuthRoute, async (request, reply) => {
     if (!holding.has(request)) return;
     const status = reply.statusCode;
     // A success, a server fault or this limit's own 429 is no failed sign-in.

@@ -7,10 +7,11 @@ import { AppError } from "../errors/errors.js";
 import { sendError } from "../errors/rest.js";
 import { normalAuthPath } from "./auth-path.js";
 import { firstUnstorableText } from "./json-text.js";
+import { addRouteHook, isAuthRoute } from "./route-hooks.js";
 
 export function registerAuthTextGuard(app: FastifyInstance): void {
   // preValidation: the body is parsed by then, and no limit has counted the request yet.
-  app.addHook("preValidation", async (request, reply) => {
+  addRouteHook(app, "preValidation", isAuthRoute, async (request, reply) => {
     if (request.body === undefined || !normalAuthPath(request.url)) return;
     const found = firstUnstorableText(request.body);
     if (!found) return;

@@ -1,9 +1,10 @@
 // This instance's memory of what its hot reads need (issue W; docs/scaling.md "Reads from memory"): the
 // pros' stored statuses, the callers' sessions and API keys, users' unread counts, fed by the database's
 // announcements and served only while the feed vouches for it.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest, RouteOptions } from "fastify";
 import type { Db, DbHandle } from "../../db/client.js";
 import { answerableSession } from "../auth/session.js";
+import { addRouteHook, routeMethods } from "../http/route-hooks.js";
 import { reportHeartbeatAge } from "../observability/metrics.js";
 import { createUnreadCountMemory, type UnreadCountMemory } from "./counts.js";
 import { type FeedOptions, type MemoryFeed, startMemoryFeed } from "./feed.js";
@@ -48,8 +49,10 @@ export function mayChangeMemory(request: Pick<FastifyRequest, "method" | "url">)
 export function fenceWrites(app: FastifyInstance, memory: Memory): void {
   const stop = fenceOnWrites(memory.feed);
   app.addHook("onClose", async () => stop());
-  app.addHook("onSend", async (request, _reply, payload) => {
+  // Only routes whose template may take such a write get the hook (not OFREP's, not a read's).
+  const writes = (route: RouteOptions) => routeMethods(route).some((method) => mayChangeMemory({ method, url: route.url }));
+  addRouteHook(app, "onSend", writes, (request, _reply, payload, done) => {
     if (mayChangeMemory(request)) wroteMemory();
-    return payload;
+    done(null, payload);
   });
 }

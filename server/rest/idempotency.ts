@@ -7,7 +7,7 @@
 // Routes whose procedure waits on the network (a push, a DNS look-up) are keyed as on PGlite instead, so no
 // transaction is held open across it (KeyedOutside, issue Y).
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
 import type { Db } from "../../db/client.js";
 import { commitsCanBeLost } from "../../db/deadline.js";
 import { idempotencyKeys } from "../../db/schema/index.js";
@@ -25,6 +25,7 @@ import {
   wellFormedKey,
 } from "../http/idempotency-key.js";
 import { inKeyedTransaction } from "../http/keyed-scope.js";
+import { addRouteHook, routeMethods } from "../http/route-hooks.js";
 import { afterSettling } from "../memory/fence.js";
 import type { IdentityMemory } from "../memory/identity.js";
 
@@ -159,8 +160,10 @@ export function registerIdempotency(
   const pending = new WeakMap<FastifyRequest, { claim: Claim; fingerprint: string }>();
   const inTransaction = commitsCanBeLost(deps.db);
 
+  // Only the routes that take a key get these hooks; a request to one still may not send a key.
+  const keyed = (route: RouteOptions) => routeMethods(route).some((method) => takesIdempotencyKey(method, route.url));
   // preHandler: the body (part of the fingerprint) is parsed by then, and the rate limits have answered.
-  app.addHook("preHandler", async (request, reply) => {
+  addRouteHook(app, "preHandler", keyed, async (request, reply) => {
     const header = request.headers[IDEMPOTENCY_KEY_HEADER];
     if (header === undefined || request.is404 || !takesIdempotencyKey(request.method, request.url)) return;
     const key = wellFormedKey(header);
@@ -188,7 +191,7 @@ export function registerIdempotency(
   });
 
   // Stored before the answer leaves, so a retry that follows it is a replay, never a 409.
-  app.addHook("onSend", async (request, reply, payload) => {
+  addRouteHook(app, "onSend", keyed, async (request, reply, payload) => {
     const claim = claims.get(request);
     if (!claim) return payload;
     claims.delete(request);
@@ -201,7 +204,7 @@ export function registerIdempotency(
   });
 
   // A request that ended without passing onSend leaves no running row behind.
-  app.addHook("onResponse", async (request) => {
+  addRouteHook(app, "onResponse", keyed, async (request) => {
     const claim = claims.get(request);
     if (!claim) return;
     claims.delete(request);

@@ -38,12 +38,26 @@ describe("hardening", () => {
     expect(res.headers["content-security-policy"]).toMatch(/default-src 'self'/);
   });
 
-  it("sends them on errors and unknown routes too", async () => {
-    for (const url of ["/api/nope", "/api/notifications"]) {
-      const res = await t().app.inject({ method: "GET", url });
-      expect(res.statusCode).toBeGreaterThanOrEqual(400);
-      expect(res.headers["x-content-type-options"]).toBe("nosniff");
-      expect(res.headers["content-security-policy"]).toMatch(/default-src 'self'/);
+  it("sends them and the request's id on every answer, however it is answered", async () => {
+    const answers = {
+      "an unknown route": { method: "GET", url: "/api/nope" },
+      "no session": { method: "GET", url: "/api/notifications" },
+      "a malformed URL (answered while routing)": { method: "GET", url: "/api/notifications/%zz" },
+      "a CORS preflight (answered by @fastify/cors)": {
+        method: "OPTIONS",
+        url: "/api/notifications",
+        headers: { origin: TEST_ORIGIN, "access-control-request-method": "GET" },
+      },
+      "a body that is not JSON": { method: "POST", url: "/api/notifications/read-all", headers: json, payload: "{" },
+      "a body of another type": { method: "POST", url: "/api/notifications/read-all", headers: { "content-type": "text/plain" }, payload: "x" },
+      "better-auth's answer": { method: "GET", url: "/api/auth/get-session" },
+      "an OFREP refusal": { method: "POST", url: "/ofrep/v1/evaluate/flags/restrict-direct-contact", headers: json, payload: "{}" },
+    } as const;
+    for (const [what, request] of Object.entries(answers)) {
+      const res = await t().app.inject({ ...request, headers: { ...("headers" in request ? request.headers : {}), "x-request-id": "req-1" } });
+      expect.soft(res.headers["x-content-type-options"], what).toBe("nosniff");
+      expect.soft(res.headers["content-security-policy"], what).toMatch(/default-src 'self'/);
+      expect.soft(res.headers["x-request-id"], what).toBe("req-1");
     }
   });
 

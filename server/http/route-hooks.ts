@@ -1,0 +1,33 @@
+// A hook only some routes need, given to those routes alone. An app-wide hook runs on every request, and
+// the hot reads (an OFREP evaluation, a pro's status, an unread count) paid for hooks that always returned
+// at once: better-auth's limits and text check, safe retries, the memory fence (issue AE). This adds the
+// hook to each matching route's own hooks as the route is declared (Fastify's onRoute), where it runs after
+// the app-wide hooks of its kind, as it did when it was registered after them.
+import type { FastifyInstance, RouteOptions } from "fastify";
+
+type ScopedHook = "preValidation" | "preHandler" | "onSend" | "onResponse";
+
+/** The methods a route serves, as a list (a route may name one or several). */
+export const routeMethods = (route: Pick<RouteOptions, "method">): string[] =>
+  Array.isArray(route.method) ? route.method : [route.method];
+
+/**
+ * Adds `hook` to every route declared from now on for which `applies` is true. Call it before those routes
+ * are declared: the routes of plugins registered later, at any depth, are seen too.
+ */
+export function addRouteHook<Name extends ScopedHook>(
+  app: FastifyInstance,
+  name: Name,
+  applies: (route: RouteOptions) => boolean,
+  hook: Extract<NonNullable<RouteOptions[Name]>, (...args: never[]) => unknown>,
+): void {
+  app.addHook("onRoute", (route) => {
+    if (!applies(route)) return;
+    const existing = route[name] as unknown;
+    const hooks = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
+    (route as Record<ScopedHook, unknown>)[name] = [...hooks, hook];
+  });
+}
+
+/** better-auth's routes (server/auth/better-auth.ts mountAuth): the paths under /api/auth/. */
+export const isAuthRoute = (route: Pick<RouteOptions, "url">) => route.url.startsWith("/api/auth/");
