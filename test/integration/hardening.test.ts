@@ -49,12 +49,20 @@ describe("hardening", () => {
         headers: { origin: TEST_ORIGIN, "access-control-request-method": "GET" },
       },
       "a body that is not JSON": { method: "POST", url: "/api/notifications/read-all", headers: json, payload: "{" },
-      "a body of another type": { method: "POST", url: "/api/notifications/read-all", headers: { "content-type": "text/plain" }, payload: "x" },
+      "a body of another type": {
+        method: "POST",
+        url: "/api/notifications/read-all",
+        headers: { "content-type": "text/plain" },
+        payload: "x",
+      },
       "better-auth's answer": { method: "GET", url: "/api/auth/get-session" },
       "an OFREP refusal": { method: "POST", url: "/ofrep/v1/evaluate/flags/restrict-direct-contact", headers: json, payload: "{}" },
     } as const;
     for (const [what, request] of Object.entries(answers)) {
-      const res = await t().app.inject({ ...request, headers: { ...("headers" in request ? request.headers : {}), "x-request-id": "req-1" } });
+      const res = await t().app.inject({
+        ...request,
+        headers: { ...("headers" in request ? request.headers : {}), "x-request-id": "req-1" },
+      });
       expect.soft(res.headers["x-content-type-options"], what).toBe("nosniff");
       expect.soft(res.headers["content-security-policy"], what).toMatch(/default-src 'self'/);
       expect.soft(res.headers["x-request-id"], what).toBe("req-1");
