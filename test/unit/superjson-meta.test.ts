@@ -51,6 +51,11 @@ const junkMeta = fc.oneof(
 );
 const json = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.constant({ a: { b: [1, 2, 3] }, items: [{ at: "2026-01-01T00:00:00.000Z" }] }));
 
+const REFUSED_KEYS = ["__proto__", "constructor", "prototype"];
+/** Whether any object in a JSON value has a key superjson refuses to walk. */
+const holdsRefusedKey = (v: unknown): boolean =>
+  typeof v === "object" && v !== null && Object.entries(v).some(([k, inner]) => REFUSED_KEYS.includes(k) || holdsRefusedKey(inner));
+
 describe("superjson meta", () => {
   it("refuses junk meta only with 400 BAD_REQUEST, naming it as malformed superjson meta", () => {
     fc.assert(
@@ -94,12 +99,14 @@ describe("superjson meta", () => {
     const value = fc.letrec((tie) => ({
       v: fc.oneof(
         { depthSize: "small" },
-        fc.jsonValue({ maxDepth: 1 }),
+        // superjson.serialize itself throws on a __proto__ key, so no client sends one this way (CI found
+        // `[{"__proto__":0}]` from jsonValue, seed 1317464749, path 3001:3:85:87): the keys below skip it too.
+        fc.jsonValue({ maxDepth: 1 }).filter((v) => !holdsRefusedKey(v)),
         fc.date({ noInvalidDate: true }),
         fc.constant(undefined),
         fc.array(tie("v"), { maxLength: 4 }),
         fc.dictionary(
-          fc.string({ maxLength: 8 }).filter((k) => !["__proto__", "constructor", "prototype"].includes(k)),
+          fc.string({ maxLength: 8 }).filter((k) => !REFUSED_KEYS.includes(k)),
           tie("v"),
           { maxKeys: 4 },
         ),
@@ -111,6 +118,7 @@ describe("superjson meta", () => {
       }),
       { numRuns: 500 },
     );
+    expect(() => superjson.serialize([{ ["__proto__"]: 0 }])).toThrow(/prototype pollution/);
     const shared = { x: 1 };
     const withMapsAndSharing = { m: new Map([["a", new Set([1])]]), first: shared, second: shared, when: new Date(0) };
     expect(deserializeInput(superjson.serialize(withMapsAndSharing))).toEqual(withMapsAndSharing);
