@@ -5,7 +5,7 @@ import cors from "@fastify/cors";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import { sql } from "drizzle-orm";
-import Fastify, { type FastifyError, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import type { Db, DbHandle } from "../db/client.js";
 import type { Relay, RelayOptions } from "../db/outbox-relay.js";
 import { verifierKeyText } from "./audit/log/note.js";
@@ -145,6 +145,8 @@ export async function buildApp(deps: AppDeps) {
   const rateLimitStore = deps.rateLimitStore ?? memoryRateLimitStore;
   const timeouts = { ...defaultTimeouts, ...deps.timeouts };
   const headers = securityHeaders();
+  // What every answer carries: the security headers and the request's id.
+  const stampAnswer = (request: FastifyRequest, reply: FastifyReply) => reply.headers(headers).header("x-request-id", request.id);
   const app = Fastify({
     bodyLimit: limits.bodyBytes,
     // Fastify sets the server's requestTimeout from its own option (0, none, by default) after creating it.
@@ -170,7 +172,7 @@ export async function buildApp(deps: AppDeps) {
     frameworkErrors: (err, request, reply) => {
       const message = err.code === "FST_ERR_MAX_PARAM_LENGTH" ? "A path parameter is too long" : "Malformed URL";
       // No hook runs for these: the headers every answer carries are set here.
-      reply.headers(headers).header("x-request-id", request.id);
+      stampAnswer(request, reply);
       sendError(reply, new AppError("VALIDATION_ERROR", message));
       requests.answered(request, reply, deps.config.logRequests);
     },
@@ -213,7 +215,7 @@ export async function buildApp(deps: AppDeps) {
   // Security headers and the request's id on every answer, CORS preflights included (this hook runs before
   // @fastify/cors's); the API reference page only loads its own scripts and styles.
   app.addHook("onRequest", (request, reply, done) => {
-    reply.headers(headers).header("x-request-id", request.id);
+    stampAnswer(request, reply);
     done();
   });
   await app.register(cors, apiCors);

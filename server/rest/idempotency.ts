@@ -165,7 +165,7 @@ export function registerIdempotency(
   // preHandler: the body (part of the fingerprint) is parsed by then, and the rate limits have answered.
   addRouteHook(app, "preHandler", keyed, async (request, reply) => {
     const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-    if (header === undefined || request.is404 || !takesIdempotencyKey(request.method, request.url)) return;
+    if (header === undefined || !takesIdempotencyKey(request.method, request.url)) return;
     const key = wellFormedKey(header);
     if (!key) {
       return sendError(
