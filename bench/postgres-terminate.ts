@@ -1,5 +1,8 @@
 // `node --import tsx bench/postgres-terminate.ts [--runs N] [--workers W] [--prepare false]`: postgres.js alone
-// (no Drizzle, no server) under a database outage, to tell whether a query can wait forever (issue R).
+// (no Drizzle, no server) under a database outage, to tell whether a query can wait forever (issue R), and
+// whether one that answers can answer wrong: every answer is checked against the rows it must have (the row
+// index a query cut off mid-rows left to the next one, patches/postgres+3.4.9.patch). Answers of 2,000 rows
+// span several socket reads, so terminations land between them.
 //
 // Each run opens a pool of 10 (the service's default), keeps W callers busy with a mix of prepared and
 // unprepared statements and transactions, and terminates every backend of the database every 50 ms for 2 s,
@@ -30,7 +33,11 @@ const STUCK_MS = 3_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type RunResult = { terminated: number; settled: number; failed: number; stuck: string[]; settleMs: number };
+type RunResult = { terminated: number; settled: number; failed: number; wrong: string[]; stuck: string[]; settleMs: number };
+
+/** The rows 1..n as `select x from generate_series(1, n) x` must answer them, holes included in the check. */
+const isOneTo = (rows: readonly { x?: unknown }[], n: number) =>
+  rows.length === n && Array.from({ length: n }, (_, i) => rows[i]?.x === i + 1).every(Boolean);
 
 async function run(): Promise<RunResult> {
   const applicationName = `terminate-${randomBytes(4).toString("hex")}`;
@@ -48,25 +55,45 @@ async function run(): Promise<RunResult> {
   let next = 0;
   let settled = 0;
   let failed = 0;
-  const kinds: [string, () => Promise<unknown>][] = [
-    ["prepared select", () => sql.unsafe("select $1::int + 1 as x", [next], { prepare: true })],
-    ["prepared count", () => sql.unsafe("select count(*) from pg_class where relname <> $1", ["x"], { prepare: true })],
+  const wrong: string[] = [];
+  // Each kind's query, and what its answer must be when it answers.
+  const kinds: [string, () => Promise<unknown>, (rows: { x?: unknown }[]) => boolean][] = [
+    [
+      "prepared rows",
+      () => sql.unsafe("select x from generate_series(1, $1::int) x", [2000], { prepare: true }),
+      (rows) => isOneTo(rows, 2000),
+    ],
+    [
+      "prepared select",
+      () => sql.unsafe("select $1::int + 1 as x", [1], { prepare: true }),
+      (rows) => rows.length === 1 && rows[0]?.x === 2,
+    ],
+    [
+      "prepared count",
+      () => sql.unsafe("select count(*) from pg_class where relname <> $1", ["x"], { prepare: true }),
+      (rows) => rows.length === 1,
+    ],
     [
       "transaction",
       () =>
         sql.begin(async (tx) => {
           await tx.unsafe("select $1::text as a", ["t"], { prepare: true });
           await tx.unsafe("select 1");
+          return [];
         }),
+      (rows) => rows.length === 0,
     ],
-    ["simple select", () => sql.unsafe("select 1 as y")],
+    ["simple rows", () => sql.unsafe("select x from generate_series(1, 2000) x"), (rows) => isOneTo(rows, 2000)],
   ];
-  const track = (label: string, query: () => Promise<unknown>) => {
+  const track = (label: string, query: () => Promise<unknown>, check: (rows: { x?: unknown }[]) => boolean) => {
     const id = ++next;
     pending.set(id, { label, start: Date.now() });
     return query()
       .then(
-        () => settled++,
+        (rows) => {
+          settled++;
+          if (!check(rows as { x?: unknown }[])) wrong.push(`${label}: ${JSON.stringify(rows).slice(0, 80)}`);
+        },
         () => failed++,
       )
       .finally(() => pending.delete(id));
@@ -75,8 +102,8 @@ async function run(): Promise<RunResult> {
   let stop = false;
   const callers = Array.from({ length: workers }, async (_, w) => {
     for (let i = 0; !stop; i++) {
-      const [label, query] = kinds[(w + i) % kinds.length]!;
-      await track(label, query);
+      const [label, query, check] = kinds[(w + i) % kinds.length]!;
+      await track(label, query, check);
     }
   });
 
@@ -103,18 +130,21 @@ async function run(): Promise<RunResult> {
   await admin.end();
   await sql.end({ timeout: 0 });
   if (stuck.length === 0) await Promise.all(callers);
-  return { terminated, settled, failed, stuck, settleMs };
+  return { terminated, settled, failed, wrong, stuck, settleMs };
 }
 
 console.log(`postgres.js under terminated backends: ${runs} runs, ${workers} callers, pool of 10, prepare: ${prepare}`);
 let hung = 0;
+let wrongAnswers = 0;
 for (let i = 1; i <= runs; i++) {
   const r = await run();
   if (r.stuck.length > 0) hung++;
+  wrongAnswers += r.wrong.length;
   console.log(
-    `run ${i}: ${r.terminated} backends terminated, ${r.settled} queries answered, ${r.failed} failed, ` +
+    `run ${i}: ${r.terminated} backends terminated, ${r.settled} queries answered (${r.wrong.length} wrong), ${r.failed} failed, ` +
       (r.stuck.length ? `NEVER SETTLED: ${r.stuck.join(", ")}` : `all settled ${r.settleMs} ms after the outage`),
   );
+  for (const w of r.wrong.slice(0, 3)) console.log(`  wrong: ${w}`);
 }
-console.log(`${hung} of ${runs} runs left a query that never settled`);
-process.exit(hung > 0 ? 1 : 0);
+console.log(`${hung} of ${runs} runs left a query that never settled; ${wrongAnswers} answers were wrong`);
+process.exit(hung > 0 || wrongAnswers > 0 ? 1 : 0);

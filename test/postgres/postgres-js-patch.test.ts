@@ -3,6 +3,7 @@
 // without the patch, 7 of 10 runs there left a query that never settled.
 import { once } from "node:events";
 import { connect, type Socket } from "node:net";
+import fc from "fast-check";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { testDbKind } from "../helpers/db.js";
@@ -88,6 +89,63 @@ describe("postgres.js with patches/postgres+3.4.9.patch", () => {
 
     // Unpatched, the dead session's error response was still held and failed this query with 57P01.
     expect(await outcome(sql`select 1`)).toBe("answered");
+  });
+
+  // A query that fails after some of its rows have arrived left the connection's row index where it stopped,
+  // so the next query's rows began there: it resolved with holes at the front (porsager/postgres#1119,
+  // #1181). Behind Drizzle that read as no row at all: an unread count of 0, a valid session not found.
+  it("the query after one that failed mid-rows gets its own rows from the first index", async () => {
+    const { sql } = poolOfOne();
+    // Three rows are sent before the fourth divides by zero.
+    const failing = outcome(sql`select 1 / (4 - i) as n from generate_series(1, 10) i`);
+    const next = sql<{ x: number }[]>`select x from generate_series(1, 2) x`;
+    expect(await failing).toBe("failed: 22012");
+    const rows = await next;
+    expect(Object.keys(rows)).toEqual(["0", "1"]);
+    expect(rows.map((r) => r.x)).toEqual([1, 2]);
+  });
+
+  it("the next session's first query gets its rows from the first index after a session ended mid-rows", async () => {
+    const { sql, sockets } = poolOfOne();
+    await sql`select 1`;
+    // Rows stream while the connection is lost: the socket closes after the first chunk of them.
+    const streaming = sql`select i from generate_series(1, 200000) i`;
+    const socket = sockets[0]!;
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    socket.once("data", () => socket.destroy(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" })));
+    expect(await outcome(streaming)).toBe("failed: ECONNRESET");
+    await closed;
+
+    const rows = await sql<{ x: number }[]>`select x from generate_series(1, 2) x`;
+    expect(Object.keys(rows)).toEqual(["0", "1"]);
+    expect(rows.map((r) => r.x)).toEqual([1, 2]);
+  });
+
+  // The search behind the two cases above: any mix of pipelined queries, some failing after k of their rows.
+  it("every query that succeeds answers exactly its own rows, whatever failed before it (property)", async () => {
+    const { sql } = poolOfOne();
+    const act = fc.oneof(
+      fc.record({ kind: fc.constant("rows" as const), n: fc.integer({ min: 0, max: 5 }) }),
+      fc.record({ kind: fc.constant("fails after" as const), n: fc.integer({ min: 0, max: 5 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(act, { minLength: 1, maxLength: 8 }), async (acts) => {
+        // Sent together, so postgres.js pipelines them on its one connection.
+        const answers = await Promise.all(
+          acts.map(({ kind, n }) =>
+            kind === "rows"
+              ? sql<{ x: number }[]>`select x from generate_series(1, ${n}::int) x`.then((rows) => [...rows].map((r) => r?.x))
+              : // Rows 1..n arrive, then row n + 1 divides by zero.
+                outcome(sql`select 1 / (${n + 1}::int - i) from generate_series(1, ${n + 5}::int) i`),
+          ),
+        );
+        answers.forEach((answer, i) => {
+          const { kind, n } = acts[i]!;
+          expect(answer).toEqual(kind === "rows" ? Array.from({ length: n }, (_, j) => j + 1) : "failed: 22012");
+        });
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("query_timeout: a query without an answer in time fails, its connection is replaced", async () => {
