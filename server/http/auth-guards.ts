@@ -81,12 +81,20 @@ export function registerRateLimits(
     holding.add(request);
     if (budget.limited) return sendError(reply, new TooManyRequestsError(budget.retryAfterSeconds));
   });
-  addRouteHook(app, "onResponse", isAuthRoute, async (request, reply) => {
-    if (!holding.has(request)) return;
-    const status = reply.statusCode;
+  // The point comes back before the answer leaves (onSend, not onResponse): a client that signs in again as
+  // soon as it has its answer must find its success already given back (issue X, a success spends nothing).
+  const settle = async (request: FastifyRequest, status: number) => {
+    if (!holding.delete(request)) return;
     // A success, a server fault or this limit's own 429 is no failed sign-in.
     if (status < 400 || status >= 500 || status === 429) {
       await failures.refund(request.ip).catch((err) => request.log.warn({ err }, "sign-in limit: giving a point back failed"));
     }
+  };
+  addRouteHook(app, "onSend", isAuthRoute, async (request, reply) => {
+    await settle(request, reply.statusCode);
+  });
+  // Settles an answer that did not pass the hook above (an onSend hook before it failed) once it is sent.
+  addRouteHook(app, "onResponse", isAuthRoute, async (request, reply) => {
+    await settle(request, reply.statusCode);
   });
 }

@@ -76,6 +76,8 @@ export type TestAppOptions = {
   auditLog?: AppDeps["auditLog"];
   /** LOG_REQUESTS: a request's info lines (`completed` by default). */
   logRequests?: Config["logRequests"];
+  /** Where the limits count; the store that fits the database (rateLimitStoreFor) by default. */
+  rateLimitStore?: AppDeps["rateLimitStore"];
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -112,7 +114,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     consoleDir: options.consoleDir,
     // Every test signs up its own users from one address; a test of the sign-up limit sets its own.
     limits: { signUp: { max: 100_000, timeWindowMs: 60_000 }, ...options.limits },
-    rateLimitStore: rateLimitStoreFor(db),
+    rateLimitStore: options.rateLimitStore ?? rateLimitStoreFor(db),
     deliveries: options.deliveries,
     retention: options.retention,
     timeouts: options.timeouts,
