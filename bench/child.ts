@@ -1,6 +1,12 @@
 // The child-process side of bench/servers.ts: report the listening port to the parent (or print it when
 // run alone), answer its probes (heap after a forced GC, CPU used), and stop on the parent's "stop", on
 // SIGTERM/SIGINT, or when the parent goes away.
+/**
+ * The URL of a compiled module of the service in build/server/ (`npm run bench` builds it first, its
+ * `prebench`): the product's children run the service as `npm start` does, not its sources through tsx.
+ */
+export const builtServer = (path: string) => new URL(`../build/server/${path}`, import.meta.url).href;
+
 export function serveForParent(name: string, address: string, close: () => Promise<void>): void {
   const port = Number(new URL(address).port);
   if (process.send) process.send({ ready: port });

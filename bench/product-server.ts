@@ -1,13 +1,17 @@
 // The product as the benchmark runs it: a child process of bench/run.ts that opens the service exactly as
-// server/main.ts does (openService: migrations, better-auth, push, buildApp) on the bench database with
+// server/main.ts does, from the same compiled files (openService: migrations, better-auth, push, buildApp) on the bench database with
 // the default pool of 10 connections and logging off, listens on loopback and reports its port.
 // BENCH_PRODUCT_LOG=info logs as `npm start` does (pino's JSON lines, to /dev/null): the cost of the
 // request log lines an operator has in production, which the bench's usual runs leave out.
 import { openSync } from "node:fs";
 import { pino } from "pino";
-import { loadConfig } from "../server/config.js";
-import { openService } from "../server/service.js";
-import { serveForParent } from "./child.js";
+import { builtServer as built, serveForParent } from "./child.js";
+
+// The service as `npm start` runs it: tsc's output in build/ (`npm run bench` builds it first, its `prebench`),
+// not the sources through tsx, whose helper keeping function names (`__name`, around every function made
+// per call) took ~2 % of a from-memory read's CPU in the bench's profiles (issue AE).
+const { loadConfig } = (await import(built("config.js"))) as typeof import("../server/config.js");
+const { openService } = (await import(built("service.js"))) as typeof import("../server/service.js");
 
 const level = process.env.BENCH_PRODUCT_LOG;
 const logger = level

@@ -24,7 +24,7 @@ import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "./http/json-depth.js";
 import { createRateLimiter, memoryRateLimitStore, type RateLimitStore } from "./http/rate-limit.js";
-import { securityHeaders } from "./http/security-headers.js";
+import { apiSecurityHeaders, isApiUrl, securityHeaders } from "./http/security-headers.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
 import { startJobs } from "./jobs.js";
 import { defaultLimits, defaultTimeouts, type Limits, type Timeouts } from "./limits.js";
@@ -144,9 +144,11 @@ export async function buildApp(deps: AppDeps) {
   const limits = { ...defaultLimits, ...deps.limits };
   const rateLimitStore = deps.rateLimitStore ?? memoryRateLimitStore;
   const timeouts = { ...defaultTimeouts, ...deps.timeouts };
-  const headers = securityHeaders();
-  // What every answer carries: the security headers and the request's id.
-  const stampAnswer = (request: FastifyRequest, reply: FastifyReply) => reply.headers(headers).header("x-request-id", request.id);
+  const pageHeaders = securityHeaders();
+  const apiHeaders = apiSecurityHeaders(pageHeaders);
+  // What every answer carries: the security headers (the JSON API's or a page's) and the request's id.
+  const stampAnswer = (request: FastifyRequest, reply: FastifyReply) =>
+    reply.headers(isApiUrl(request.url) ? apiHeaders : pageHeaders).header("x-request-id", request.id);
   const app = Fastify({
     bodyLimit: limits.bodyBytes,
     // Fastify sets the server's requestTimeout from its own option (0, none, by default) after creating it.
@@ -174,7 +176,7 @@ export async function buildApp(deps: AppDeps) {
       // No hook runs for these: the headers every answer carries are set here.
       stampAnswer(request, reply);
       sendError(reply, new AppError("VALIDATION_ERROR", message));
-      requests.answered(request, reply, deps.config.logRequests);
+      requests.answered(request, reply, request.routeOptions.url, deps.config.logRequests);
     },
   });
   requests.register(app, deps.config.logRequests);

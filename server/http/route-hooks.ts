@@ -19,10 +19,26 @@ export function addRouteHook<Name extends ScopedHook>(
   app: FastifyInstance,
   name: Name,
   applies: (route: RouteOptions) => boolean,
-  hook: Extract<NonNullable<RouteOptions[Name]>, (...args: never[]) => unknown>,
+  hook: RouteHook<Name>,
+): void {
+  addHookPerRoute(app, name, (route) => (applies(route) ? hook : undefined));
+}
+
+type RouteHook<Name extends ScopedHook> = Extract<NonNullable<RouteOptions[Name]>, (...args: never[]) => unknown>;
+
+/**
+ * Adds to every route declared from now on the hook `make` gives for it (none when it gives undefined): a hook
+ * that knows its route, such as its template, without asking the request (Fastify builds `routeOptions` anew
+ * on every read).
+ */
+export function addHookPerRoute<Name extends ScopedHook>(
+  app: FastifyInstance,
+  name: Name,
+  make: (route: RouteOptions) => RouteHook<Name> | undefined,
 ): void {
   app.addHook("onRoute", (route) => {
-    if (!applies(route)) return;
+    const hook = make(route);
+    if (!hook) return;
     const existing = route[name] as unknown;
     const hooks = existing === undefined ? [] : Array.isArray(existing) ? existing : [existing];
     (route as Record<ScopedHook, unknown>)[name] = [...hooks, hook];

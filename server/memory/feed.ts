@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db, DbHandle } from "../../db/client.js";
 import { announcedItems, RELISTEN_BURST_MS } from "../live/change-feed.js";
-import { dbListenReconnects, memoryReads } from "../observability/metrics.js";
+import { countMemoryRead, dbListenReconnects } from "../observability/metrics.js";
 import type { Recall } from "./recall.js";
 
 export const HEARTBEAT_CHANNEL = "memory_heartbeat";
@@ -302,6 +302,6 @@ export function recalled<V>(
 ): V | undefined {
   if (!memory || !recall) return undefined;
   const remembered = memory.current() ? recall.get(key) : undefined;
-  memoryReads.inc({ kind, source: remembered ? "memory" : "database" });
+  countMemoryRead(kind, remembered ? "memory" : "database");
   return remembered;
 }

@@ -9,7 +9,7 @@ import { type AuditSource, auditSource, newAuditEventId, recordAudit } from "../
 import type { AuthedContext, HandlerArgs } from "../context.js";
 import { AppError, notFound } from "../errors/errors.js";
 import type { FlagMemory } from "../memory/flags.js";
-import { memoryReads } from "../observability/metrics.js";
+import { countMemoryRead } from "../observability/metrics.js";
 import { lockStatuses, writeFlags } from "./flags.js";
 import type { Impact } from "./impact.js";
 import { impactOfProActivation } from "./pro-impact.js";
@@ -43,10 +43,10 @@ export const proStatusStatement = preparedFor((db) =>
 export async function storedStatus(db: Db, memory: FlagMemory | undefined, proId: string): Promise<ProStatus | undefined> {
   const remembered = memory?.status(proId);
   if (remembered !== undefined) {
-    memoryReads.inc({ kind: "pro_status", source: "memory" });
+    countMemoryRead("pro_status", "memory");
     return remembered ?? undefined;
   }
-  if (memory) memoryReads.inc({ kind: "pro_status", source: "database" });
+  if (memory) countMemoryRead("pro_status", "database");
   const [status] = await proStatusStatement(db).execute({ proId });
   return status;
 }

@@ -149,11 +149,11 @@ async function answer(options: DoorOptions, request: FastifyRequest, reply: Fast
     json = { error: getErrorShape({ config, ctx, error, input: call.input, path: call.path, type: call.type }) };
   }
   const errors = error ? [error] : [];
+  if (error) reply.headers(trpcErrorHeaders(errors));
   return (
     reply
       .status(getHTTPStatusCode(json, errors))
       .header("vary", VARY)
-      .headers(trpcErrorHeaders(errors))
       .header("content-type", "application/json")
       // A Buffer: Fastify would add "; charset=utf-8" to a string, which tRPC's answers do not carry.
       .send(Buffer.from(JSON.stringify(transformTRPCResponse(config, json))))

@@ -30,12 +30,16 @@ describe("hardening", () => {
       payload: { email, password },
     });
 
-  it("sends security headers on API answers", async () => {
+  it("sends security headers on API answers (OWASP's REST set) and on pages (helmet's)", async () => {
     const res = await t().app.inject({ method: "GET", url: "/health/live" });
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
-    expect(res.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(res.headers["x-frame-options"]).toBe("DENY");
     expect(res.headers["strict-transport-security"]).toMatch(/max-age=/);
-    expect(res.headers["content-security-policy"]).toMatch(/default-src 'self'/);
+    expect(res.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(res.headers["cross-origin-resource-policy"]).toBe("same-origin");
+    const page = await t().app.inject({ method: "GET", url: "/openapi.json" });
+    expect(page.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(page.headers["content-security-policy"]).toMatch(/default-src 'self'/);
   });
 
   it("sends them and the request's id on every answer, however it is answered", async () => {
@@ -64,7 +68,9 @@ describe("hardening", () => {
         headers: { ...("headers" in request ? request.headers : {}), "x-request-id": "req-1" },
       });
       expect.soft(res.headers["x-content-type-options"], what).toBe("nosniff");
-      expect.soft(res.headers["content-security-policy"], what).toMatch(/default-src 'self'/);
+      // better-auth's answers keep the pages' policy; the API's own answer with its own.
+      const policy = request.url.startsWith("/api/auth/") ? /default-src 'self'/ : /^default-src 'none'; frame-ancestors 'none'$/;
+      expect.soft(res.headers["content-security-policy"], what).toMatch(policy);
       expect.soft(res.headers["x-request-id"], what).toBe("req-1");
     }
   });

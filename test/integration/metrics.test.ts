@@ -58,14 +58,20 @@ describe("metrics", () => {
     const rest = { method: "GET", route: "/api/admin/restriction/:proId", status_code: "200" };
     const trpc = { method: "GET", route: "trpc:notifications.unreadCount", status_code: "200" };
     const notFound = { method: "GET", route: "unmatched", status_code: "404" };
+    // A HEAD request has a route of its own (Fastify makes it from the GET route): counted once, under HEAD.
+    const head = { method: "HEAD", route: "/api/admin/restriction/:proId", status_code: "200" };
+    // Refused while routing (Fastify's frameworkErrors, no hook runs): counted once, with no route.
+    const malformed = { method: "GET", route: "unmatched", status_code: "400" };
     const before = await scrape();
 
     expect((await t().app.inject({ url: `/api/admin/restriction/${proId}`, headers: admin.headers })).statusCode).toBe(200);
     expect((await t().app.inject({ url: "/trpc/notifications.unreadCount", headers: admin.headers })).statusCode).toBe(200);
     expect((await t().app.inject({ url: `/no/such/route/${proId}` })).statusCode).toBe(404);
+    expect((await t().app.inject({ method: "HEAD", url: `/api/admin/restriction/${proId}`, headers: admin.headers })).statusCode).toBe(200);
+    expect((await t().app.inject({ url: "/api/admin/restriction/%E0%A4%A", headers: admin.headers })).statusCode).toBe(400);
 
     const after = await scrape();
-    for (const labels of [rest, trpc, notFound]) {
+    for (const labels of [rest, trpc, notFound, head, malformed]) {
       expect(valueIn(after, "http_requests_total", labels) - valueIn(before, "http_requests_total", labels)).toBe(1);
       const count = "http_request_duration_seconds_count";
       expect(valueIn(after, count, labels) - valueIn(before, count, labels)).toBe(1);
