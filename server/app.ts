@@ -17,7 +17,7 @@ import type { Config } from "./config.js";
 import type { Context } from "./context.js";
 import { toAppError } from "./errors/error-mapper.js";
 import { AppError } from "./errors/errors.js";
-import { fromFastifyError, sendError } from "./errors/rest.js";
+import { fromFastifyError, logFailedAnswer, sendError } from "./errors/rest.js";
 import { registerRateLimits, registerRequestGuards, SIGN_UP_PATH } from "./http/auth-guards.js";
 import { registerAuthTextGuard } from "./http/auth-text.js";
 import { clientErrorHandler } from "./http/client-errors.js";
@@ -308,9 +308,7 @@ export async function buildApp(deps: AppDeps) {
     maxBatchSize: limits.trpcBatchSize,
     createContext: ({ req }) => createContext(req),
     // The request's own logger: the line carries its reqId and route like every other line of the request.
-    onError: ({ error, path, req }) => {
-      if (toAppError(error).status >= 500) req.log.error({ err: error, path }, "tRPC procedure failed");
-    },
+    onError: ({ error, path, req }) => logFailedAnswer(req.log, toAppError(error).status, { err: error, path }, "tRPC procedure failed"),
   });
 
   // A keyed test push notes its first send: from then on even its failure is kept, so a retry never pushes again.

@@ -1,6 +1,6 @@
 // The REST door's side of the domain errors: the envelope (docs/api.md#envelope) (or its one bare exception) and the
 // HTTP status, from whatever was thrown.
-import type { FastifyError, FastifyReply } from "fastify";
+import type { FastifyBaseLogger, FastifyError, FastifyReply } from "fastify";
 import { toAppError } from "./error-mapper.js";
 import {
   AppError,
@@ -32,9 +32,22 @@ export function toRestError(err: unknown): RestError {
   return { status: e.status, body, headers };
 }
 
+/**
+ * One error line for an answer of 500 or more, on either door. The status beside the cause: a 503 (the
+ * database away) reads differently from a 500 (a fault of ours).
+ */
+export function logFailedAnswer(
+  log: FastifyBaseLogger,
+  status: number,
+  fields: { err: unknown; path?: string },
+  message = "request failed",
+) {
+  if (status >= 500) log.error({ ...fields, status }, message);
+}
+
 export function sendError(reply: FastifyReply, err: unknown): FastifyReply {
   const { status, body, headers } = toRestError(err);
-  if (status >= 500) reply.log.error({ err }, "request failed");
+  logFailedAnswer(reply.log, status, { err });
   return reply.status(status).headers(headers).send(body);
 }
 

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
 import type { Context } from "../context.js";
 import { validationError, zodDetails } from "../errors/errors.js";
-import { sendError, toRestError } from "../errors/rest.js";
+import { logFailedAnswer, sendError, toRestError } from "../errors/rest.js";
 import { appRouter, inputSchemaOf } from "../routers/index.js";
 import type { KeyedAnswer, RunKeyed } from "./idempotency.js";
 import { type QueryInput, readQuery } from "./query.js";
@@ -96,7 +96,7 @@ async function keyedAnswer(route: RestRoute, request: FastifyRequest, reply: Fas
     return { status, body: String(reply.status(status).serialize({ success: true, data })), headers: {} };
   } catch (err) {
     const answer = toRestError(err);
-    if (answer.status >= 500) reply.log.error({ err }, "request failed");
+    logFailedAnswer(reply.log, answer.status, { err });
     return { status: answer.status, body: JSON.stringify(answer.body), headers: answer.headers };
   }
 }

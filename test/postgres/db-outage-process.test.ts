@@ -32,6 +32,15 @@ function lastWords(output: string): string {
     .slice(0, 1_500);
 }
 
+/** The server's log lines of the answers that were faults (status 500), not the database's absence (503). */
+function faultLines(output: string): string {
+  return output
+    .split("\n")
+    .filter((line) => line.includes('"status":500'))
+    .join("\n")
+    .slice(0, 6_000);
+}
+
 describe("the server process while PostgreSQL backends are terminated (PostgreSQL)", () => {
   // Only for its database (migrated, dropped afterwards): the server process is what answers.
   const t = useTestApp();
@@ -51,7 +60,8 @@ describe("the server process while PostgreSQL backends are terminated (PostgreSQ
       DATABASE_URL: databaseUrl.toString(),
       BETTER_AUTH_SECRET: randomBytes(32).toString("base64url"),
       DB_QUERY_TIMEOUT_SECONDS: String(QUERY_TIMEOUT_SECONDS),
-      LOG_LEVEL: "silent",
+      // Errors only: a 500's own log line is what a failure below shows.
+      LOG_LEVEL: "error",
     });
     const base = server.url;
     const get = (path: string, headers: Record<string, string> = {}): Promise<Answer> =>
@@ -91,7 +101,10 @@ describe("the server process while PostgreSQL backends are terminated (PostgreSQ
     expect(server.alive(), `the server exited during the outage; it said:\n${lastWords(server.output())}`).toBe(true);
     expect(outage.unanswered).toEqual([]);
     const breaches = outage.answers.filter((a) => a.status !== 200 && !(a.status === 503 && /SERVICE_UNAVAILABLE/.test(a.body)));
-    expect(breaches.map((a) => `${a.label}: ${a.status} ${a.body.slice(0, 200)}`)).toEqual([]);
+    expect(
+      breaches.map((a) => `${a.label}: ${a.status} ${a.body.slice(0, 200)}`),
+      `the server's log of its 500s:\n${faultLines(server.output())}`,
+    ).toEqual([]);
     // The outage was real: every round cut some requests off with a 503.
     expect(
       outage.unavailablePerRound.every((n) => n > 0),
