@@ -18,7 +18,7 @@
 //
 // Step names are unique across sessions, as in PostgreSQL's specs. A step of an app session has no
 // connection of its own: its backend is the one that starts waiting on a lock while it runs (so run at most
-// one unattributed app step at a time, and keep other background work of the app off locks). A session's
+// one unattributed app step at a time, and keep other background work of the app off this database's locks). A session's
 // next step may not start while its previous one waits (that is an error in the permutation).
 import { sql as drizzleSql } from "drizzle-orm";
 import postgres from "postgres";
@@ -62,12 +62,26 @@ export async function openIsolation(db: TestDb): Promise<Isolation> {
   url.pathname = `/${row!.name}`;
   const observer = postgres(url.toString(), { max: 1, onnotice: () => {} });
 
-  /** Backends of this database that wait for a lock held by another. */
+  /**
+   * Backends of this database that wait for a lock held by another backend of this database: the
+   * permutation's locks are all here. A wait on a backend of another database is not the permutation's: the
+   * app's outbox relay waits a moment for NOTIFY's commit lock, which one server shares across databases,
+   * whenever another test file's relay commits at the same time (CI took it once for an app step's backend).
+   */
   const waitingPids = async () =>
     (
-      await observer<{ pid: number }[]>`select pid from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid() and cardinality(pg_blocking_pids(pid)) > 0`
+      await observer<{ pid: number }[]>`select w.pid from pg_stat_activity w
+        where w.datname = current_database() and w.pid <> pg_backend_pid()
+          and exists (select from pg_stat_activity b where b.pid = any(pg_blocking_pids(w.pid)) and b.datname = current_database())`
     ).map((r) => r.pid);
+
+  /** What each backend is and does, for an error message. */
+  const describe = async (pids: number[]) =>
+    JSON.stringify(
+      await observer`select pid, backend_type, application_name, state, wait_event_type, wait_event, backend_start,
+          xact_start, pg_blocking_pids(pid) as blocked_by, left(query, 300) as query
+        from pg_stat_activity where pid = any(${pids})`,
+    );
 
   async function run(sessions: Record<string, Session>, permutation: string[], { withinMs = 10_000 } = {}): Promise<Run> {
     const owner = new Map<string, { session: string; step: SqlStep | AppStep }>();
@@ -95,7 +109,7 @@ export async function openIsolation(db: TestDb): Promise<Isolation> {
           const taken = new Set([...[...connections.values()].map((c) => c.pid), ...waiting.filter((w) => w !== step).map((w) => w.pid)]);
           const candidates = pids.filter((pid) => !taken.has(pid));
           if (step.pid === null || !candidates.includes(step.pid)) {
-            if (candidates.length > 1) throw new Error(`step ${step.name}: several unknown backends wait (${candidates.join(", ")})`);
+            if (candidates.length > 1) throw new Error(`step ${step.name}: several unknown backends wait: ${await describe(candidates)}`);
             step.pid = candidates[0] ?? step.pid;
           }
         }

@@ -1,8 +1,9 @@
 // The isolation harness itself (test/helpers/isolation.ts): a step that waits on another session's lock is
 // seen waiting, the next step runs, and the waiting one finishes once the lock is let go.
 import { sql } from "drizzle-orm";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDb, type TestDb, testDbKind } from "../helpers/db.js";
+import { openTestDb, otherSession, type TestDb, testDbKind } from "../helpers/db.js";
 import { appSession, type Isolation, openIsolation, sqlSession } from "../helpers/isolation.js";
 
 if (testDbKind() !== "postgres" || !process.env.TEST_DATABASE_URL) {
@@ -75,6 +76,37 @@ describe("the isolation harness (PostgreSQL)", () => {
     expect(run.log).toEqual(["step lock", "step write <waiting>", "step release", "step write <done>"]);
     expect(run.results.write).toMatchObject({ blocked: true, ok: false, error: { message: "changed my mind" } });
     expect(await db.db.execute(sql`select n from counter where id = 1`)).toMatchObject([{ n: 0 }]);
+  });
+
+  it("leaves out a backend of this database that waits on another database's backend", async () => {
+    // As the app's outbox relay waits on NOTIFY's commit lock, which the server shares across databases: here a
+    // lock on a shared catalog, held from the server's first database and wanted from this one.
+    const elsewhere = postgres(process.env.TEST_DATABASE_URL!, { max: 2, onnotice: () => {} });
+    const here = await otherSession(db);
+    const holder = await elsewhere.reserve();
+    try {
+      await holder`begin`;
+      await holder`lock table pg_catalog.pg_shdescription in exclusive mode`;
+      const bystander = here.begin((s) => s`lock table pg_catalog.pg_shdescription in exclusive mode`);
+      // Until the bystander waits (the server's view, polled).
+      while (
+        (await elsewhere`select from pg_stat_activity where query like '%pg_shdescription%' and wait_event_type = 'Lock'`).length === 0
+      );
+      const run = await iso.run(
+        {
+          locker: sqlSession({ lock: (s) => s`begin`.then(() => s`lock table counter in exclusive mode`), release: (s) => s`commit` }),
+          app: appSession({ write: () => db.db.execute(sql`update counter set n = 7 where id = 1`) }),
+        },
+        ["lock", "write", "release"],
+      );
+      expect(run.log).toEqual(["step lock", "step write <waiting>", "step release", "step write <done>"]);
+      await holder`commit`;
+      await bystander;
+    } finally {
+      holder.release();
+      await elsewhere.end({ timeout: 1 });
+      await here.end({ timeout: 1 });
+    }
   });
 
   it("fails a permutation that ends with a step still waiting", async () => {
