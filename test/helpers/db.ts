@@ -77,6 +77,19 @@ export async function openTestDb(options: { migrated?: boolean; queryTimeoutSeco
   };
 }
 
+/**
+ * PostgreSQL: the backends of this database (the asking one left out) that wait for a lock held by another
+ * backend of this database, as rows of `pid`. Not `wait_event_type = 'Lock'` alone: an app's outbox relay waits
+ * a moment for NOTIFY's commit lock, which the server shares across databases, whenever another test file's
+ * relay commits at the same time.
+ */
+export const WAITING_HERE = `select w.pid from pg_stat_activity w
+  where w.datname = current_database() and w.pid <> pg_backend_pid()
+    and exists (select from pg_stat_activity b where b.pid = any(pg_blocking_pids(w.pid)) and b.datname = current_database())`;
+
+/** WAITING_HERE's count, as one row `{ n }`. */
+export const COUNT_WAITING_HERE = `select count(*)::int as n from (${WAITING_HERE}) waiting`;
+
 /** PostgreSQL: a session of its own on a test file's database, to hold locks or end backends beside the app. */
 export async function otherSession(testDb: TestDb, max = 1): Promise<postgres.Sql> {
   const [row] = (await testDb.db.execute(sql`select current_database() as name`)) as unknown as { name: string }[];

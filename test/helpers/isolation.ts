@@ -22,7 +22,7 @@
 // next step may not start while its previous one waits (that is an error in the permutation).
 import { sql as drizzleSql } from "drizzle-orm";
 import postgres from "postgres";
-import type { TestDb } from "./db.js";
+import { type TestDb, WAITING_HERE } from "./db.js";
 
 type SqlStep = (sql: postgres.ReservedSql) => Promise<unknown>;
 type AppStep = () => Promise<unknown>;
@@ -63,17 +63,10 @@ export async function openIsolation(db: TestDb): Promise<Isolation> {
   const observer = postgres(url.toString(), { max: 1, onnotice: () => {} });
 
   /**
-   * Backends of this database that wait for a lock held by another backend of this database: the
-   * permutation's locks are all here. A wait on a backend of another database is not the permutation's: the
-   * app's outbox relay waits a moment for NOTIFY's commit lock, which one server shares across databases,
-   * whenever another test file's relay commits at the same time (CI took it once for an app step's backend).
+   * Backends that wait on a lock the permutation holds: its locks are all in this database (WAITING_HERE). CI
+   * once took the app's outbox relay, waiting on another database's NOTIFY, for an app step's backend.
    */
-  const waitingPids = async () =>
-    (
-      await observer<{ pid: number }[]>`select w.pid from pg_stat_activity w
-        where w.datname = current_database() and w.pid <> pg_backend_pid()
-          and exists (select from pg_stat_activity b where b.pid = any(pg_blocking_pids(w.pid)) and b.datname = current_database())`
-    ).map((r) => r.pid);
+  const waitingPids = async () => (await observer.unsafe<{ pid: number }[]>(WAITING_HERE)).map((r) => r.pid);
 
   /** What each backend is and does, for an error message. */
   const describe = async (pids: number[]) =>

@@ -5,6 +5,7 @@ import { asc, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { proFlagChanges, proRestrictionStatus, restrictionCohorts } from "../../db/schema/index.js";
 import { useTestApp } from "../helpers/app.js";
+import { COUNT_WAITING_HERE } from "../helpers/db.js";
 import { type RestrictionApi as Api, adminRestrictionApi, newProIds, passedCohort } from "../helpers/fixtures.js";
 
 describe("restriction transactions", () => {
@@ -227,10 +228,7 @@ describe("restriction transactions", () => {
         // may all be taken by them). PGlite runs one transaction at a time: the calls wait for this one.
         const waiting = async () => {
           await tx.execute(sql`select pg_stat_clear_snapshot()`); // else this transaction keeps its first view
-          const [row] = await tx
-            .select({ n: sql<number>`count(*)::int` })
-            .from(sql`pg_stat_activity`)
-            .where(sql`datname = current_database() and wait_event_type = 'Lock'`);
+          const [row] = (await tx.execute(sql.raw(COUNT_WAITING_HERE))) as unknown as { n: number }[];
           return row!.n;
         };
         if (kind === "postgres") {

@@ -7,7 +7,7 @@ import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client.js";
 import { isOutcomeUnknown, isQueryTimeout } from "../../db/errors.js";
-import { openTestDb, type TestDb, testDbKind } from "../helpers/db.js";
+import { COUNT_WAITING_HERE, openTestDb, type TestDb, testDbKind } from "../helpers/db.js";
 import { type PgProxy, startPgProxy } from "../helpers/pg-proxy.js";
 import { waitFor } from "../helpers/wait.js";
 
@@ -140,10 +140,7 @@ describe("work past its deadline (PostgreSQL)", () => {
   });
 });
 
-const waitingOnLock = async () =>
-  Number(
-    (await locker`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0]!.n,
-  );
+const waitingOnLock = async () => Number((await locker.unsafe(COUNT_WAITING_HERE))[0]!.n);
 
 describe("a COMMIT whose answer never comes (PostgreSQL)", () => {
   let proxy: PgProxy;

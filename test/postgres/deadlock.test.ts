@@ -8,7 +8,7 @@ import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proRestrictionStatus, pros } from "../../db/schema/index.js";
 import { uniqueCohortNumber, useTestApp } from "../helpers/app.js";
-import { otherSession, testDbKind } from "../helpers/db.js";
+import { COUNT_WAITING_HERE, otherSession, testDbKind } from "../helpers/db.js";
 import { newProIds, PASSING_GATES } from "../helpers/fixtures.js";
 import { waitFor } from "../helpers/wait.js";
 
@@ -26,14 +26,7 @@ describe("a deadlock between a cohort's activation and another session (PostgreS
     await other?.end();
   });
 
-  const waitingOnLocks = async () =>
-    Number(
-      (
-        (await t().db.db.execute(
-          sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-        )) as unknown as { n: number }[]
-      )[0]!.n,
-    );
+  const waitingOnLocks = async () => Number(((await t().db.db.execute(sql.raw(COUNT_WAITING_HERE))) as unknown as { n: number }[])[0]!.n);
 
   it("answers 503, writes nothing, and the same activation then succeeds", async () => {
     const admin = t().caller(await t().signUp({ admin: true })).restriction;

@@ -6,7 +6,7 @@ import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDeliveryQueue } from "../../server/push/delivery-queue.js";
 import { createPushService } from "../../server/push/sender.js";
-import { openTestDb, otherSession, type TestDb } from "../helpers/db.js";
+import { COUNT_WAITING_HERE, openTestDb, otherSession, type TestDb } from "../helpers/db.js";
 import { waitFor } from "../helpers/wait.js";
 
 describe("the push queue's stop (PostgreSQL)", () => {
@@ -21,10 +21,7 @@ describe("the push queue's stop (PostgreSQL)", () => {
     await db?.close();
   });
 
-  const waitingOnLocks = async () =>
-    Number(
-      (await locker`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)[0]!.n,
-    );
+  const waitingOnLocks = async () => Number((await locker.unsafe(COUNT_WAITING_HERE))[0]!.n);
 
   it("resolves once the round in hand ends, not after the next poll", async () => {
     await locker`begin`;

@@ -7,7 +7,7 @@ import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pushSubscriptions } from "../../db/schema/index.js";
 import { useTestApp } from "../helpers/app.js";
-import { otherSession } from "../helpers/db.js";
+import { COUNT_WAITING_HERE, otherSession } from "../helpers/db.js";
 import { subscribeAt } from "../helpers/push.js";
 import { waitFor } from "../helpers/wait.js";
 
@@ -24,13 +24,7 @@ describe("the push subscription cap under concurrent subscribes", () => {
   });
 
   /** Backends of this database (other than the locker) waiting on a lock. */
-  const waiting = async () =>
-    Number(
-      (
-        (await locker`select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`) as unknown as { n: number }[]
-      )[0]!.n,
-    );
+  const waiting = async () => Number(((await locker.unsafe(COUNT_WAITING_HERE)) as unknown as { n: number }[])[0]!.n);
 
   it("two new endpoints at once, at the cap: still 3 active", async () => {
     const user = await t().signUp();

@@ -10,7 +10,7 @@ import { HEARTBEAT_MS } from "../../server/http/event-stream.js";
 import { ofrepStreamsOpen } from "../../server/observability/metrics.js";
 import { insertApiKey } from "../helpers/api-keys.js";
 import { useTestApp } from "../helpers/app.js";
-import { testDbKind } from "../helpers/db.js";
+import { COUNT_WAITING_HERE, testDbKind } from "../helpers/db.js";
 import { forPro, ofrep } from "../helpers/ofrep.js";
 import { openSse } from "../helpers/sse.js";
 import { waitFor } from "../helpers/wait.js";
@@ -56,11 +56,7 @@ describe("a stream whose client leaves during its first read (PostgreSQL)", () =
     await locker?.end();
   });
 
-  const waitingOnLock = async () =>
-    (
-      await locker`select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`
-    )[0]!.n as number;
+  const waitingOnLock = async () => (await locker.unsafe(COUNT_WAITING_HERE))[0]!.n as number;
   const connections = () =>
     new Promise<number>((resolve, reject) => t().app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
 
