@@ -7,6 +7,12 @@ export type BenchOptions = {
   /** Seconds each measured load run lasts, and its warm-up before it (discarded). */
   duration: number;
   warmup: number;
+  /**
+   * Rounds of each scenario measured against bare (the from-memory reads): every round runs each product door
+   * and bare once, back to back, and a ratio is the median of the rounds' own ratios, so a machine that speeds
+   * up or slows down between windows moves both sides of a ratio alike.
+   */
+  rounds: number;
   /** Concurrent HTTP connections autocannon keeps open; also the product's and floor's pool size. */
   connections: number;
   poolSize: number;
@@ -58,6 +64,8 @@ const USAGE = `npm run bench -- [options]
                         streams: 1,000 streams and 100 changes; propagation: 50, 10 and 5 changes
   --duration=S          seconds per measured run (default 10; env BENCH_DURATION)
   --warmup=S            seconds of discarded warm-up before each run (default 2)
+  --rounds=N            rounds of the scenarios measured against bare, each door and bare back to back;
+                        a ratio is the median of the rounds' (default 3, 1 with --quick; env BENCH_ROUNDS)
   --connections=N       autocannon connections (default 10; env BENCH_CONNECTIONS)
   --rate=R              requests/s of the paced latency runs of list and unread-count (default 50)
   --rows=N              notifications in the big dataset (default 1000000; env BENCH_ROWS)
@@ -100,6 +108,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       quick: { type: "boolean", default: false },
       duration: { type: "string" },
       warmup: { type: "string" },
+      rounds: { type: "string" },
       connections: { type: "string" },
       rate: { type: "string" },
       rows: { type: "string" },
@@ -123,6 +132,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     serverUrl: env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
     duration: positive("--duration", values.duration ?? env.BENCH_DURATION, quick ? 2 : 10),
     warmup: positive("--warmup", values.warmup, quick ? 0.5 : 2),
+    rounds: Math.max(1, Math.floor(positive("--rounds", values.rounds ?? env.BENCH_ROUNDS, quick ? 1 : 3))),
     connections,
     poolSize: 10,
     rate: Math.floor(positive("--rate", values.rate ?? env.BENCH_RATE, 50)),

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { freePort } from "./net.js";
+import { median } from "./report.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const READY_TIMEOUT_MS = 180_000;
@@ -114,7 +115,6 @@ async function measureStart(dataDir: string, wantedPort: number): Promise<Sample
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 function cell(xs: number[], digits: number): string {
   const f = (x: number) => x.toFixed(digits);
   return xs.length > 1 ? `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})` : f(xs[0]!);

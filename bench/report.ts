@@ -17,7 +17,27 @@ export type Row = LoadResult & {
   /** req/s ÷ the bare ceiling's in the same run (bench/bare.ts), on the from-memory reads; absent in older results. */
   bareRatio?: number | null;
   read: boolean;
+  /** req/s of each round, when the scenario ran in rounds against bare (BenchOptions.rounds); the row is the median round's. */
+  roundRps?: number[];
 };
+
+/** The middle value (the lower of the two middle ones for an even count). */
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+/**
+ * a's req/s ÷ b's: the median of the ratios of rounds run back to back when both ran in rounds, else the
+ * ratio of their one window each. With the rounds' ratios, to show the spread.
+ */
+export function pairedRatio(a: Row, b: Row): { ratio: number; rounds: number[] } {
+  if (a.roundRps && b.roundRps && a.roundRps.length === b.roundRps.length) {
+    const rounds = a.roundRps.map((rps, i) => rps / b.roundRps![i]!);
+    return { ratio: median(rounds), rounds };
+  }
+  return { ratio: a.rps / b.rps, rounds: [] };
+}
+
+const roundsNote = (rounds: number[]) =>
+  rounds.length > 1 ? ` (median of ${rounds.length} rounds: ${rounds.map((r) => fmt(r, 2)).join(", ")})` : "";
 
 export type Verdict = { target: string; met: boolean; detail: string };
 
@@ -296,22 +316,22 @@ export function bareVerdicts(rows: Row[], bigScale: string): Verdict[] {
     const product = at(scenario, target);
     const bare = at(scenario, "bare");
     if (!product || !bare) continue;
-    const ratio = product.rps / bare.rps;
+    const { ratio, rounds } = pairedRatio(product, bare);
     out.push({
       target: `${scenario} (${target}) req/s ≥ ${min}× bare at ${bigScale} rows (saturated)`,
       met: ratio >= min && product.errors === 0,
-      detail: `${fmt(product.rps, 0)} vs ${fmt(bare.rps, 0)} req/s = ${fmt(ratio, 2)}×; server CPU ${cpu(product)} vs bare ${cpu(bare)} a request${product.ratio === null ? "" : `; ${fmt(product.ratio, 2)}× the floor`}`,
+      detail: `${fmt(product.rps, 0)} vs ${fmt(bare.rps, 0)} req/s: ${fmt(ratio, 2)}×${roundsNote(rounds)}; server CPU ${cpu(product)} vs bare ${cpu(bare)} a request${product.ratio === null ? "" : `; ${fmt(product.ratio, 2)}× the floor`}`,
     });
   }
   for (const scenario of ["pro-status", "unread-count"]) {
     const rest = at(scenario, "product REST");
     const trpc = at(scenario, "product tRPC");
     if (!rest || !trpc) continue;
-    const ratio = trpc.rps / rest.rps;
+    const { ratio, rounds } = pairedRatio(trpc, rest);
     out.push({
       target: `${scenario}: tRPC req/s ≥ 0.85× REST's at ${bigScale} rows (saturated)`,
       met: ratio >= 0.85,
-      detail: `${fmt(trpc.rps, 0)} vs ${fmt(rest.rps, 0)} req/s = ${fmt(ratio, 2)}×; server CPU ${cpu(trpc)} vs ${cpu(rest)}`,
+      detail: `${fmt(trpc.rps, 0)} vs ${fmt(rest.rps, 0)} req/s: ${fmt(ratio, 2)}×${roundsNote(rounds)}; server CPU ${cpu(trpc)} vs ${cpu(rest)}`,
     });
   }
   const list = ["product REST", "product tRPC"].flatMap((target) => {
