@@ -12,7 +12,8 @@ const AUTH_PREFIX = "/api/auth/";
  * slash. Null for anything else under /api/auth/, which is refused. Undefined outside /api/auth/.
  */
 export function normalAuthPath(url: string): string | null | undefined {
+  // The prefix holds no "?": the URL starts with it exactly when its path does (and only these are split).
+  if (!url.startsWith(AUTH_PREFIX)) return undefined;
   const path = url.split("?", 1)[0]!;
-  if (!path.startsWith(AUTH_PREFIX)) return undefined;
   return /^\/api\/auth(\/[A-Za-z0-9_-]+)+$/.test(path) ? path : null;
 }

@@ -66,6 +66,8 @@ export type TestAppOptions = {
   approvals?: "off" | "required";
   /** APP_BASE_URL, the platform app's origin a notification's path links against; unset by default. */
   appBaseUrl?: string;
+  /** CORS_ORIGINS; one allowed origin (`http://allowed.test`) by default. */
+  corsOrigins?: string[];
   /** BETTER_AUTH_URL, the public base URL handed out in stream URLs; TEST_ORIGIN by default. */
   publicBaseUrl?: string;
   /** TRUST_PROXY (docs/scaling.md, "Running N instances behind a load balancer"); off by default. */
@@ -95,7 +97,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const push = createPushService({ vapid: null, lookup: testLookup, ...options.push });
   const app = await buildApp({
     config: {
-      corsOrigins: ["http://allowed.test"],
+      corsOrigins: options.corsOrigins ?? ["http://allowed.test"],
       logLevel: "silent",
       signUp: options.signUp,
       approvals: options.approvals,
