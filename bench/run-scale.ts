@@ -151,8 +151,8 @@ export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal:
       const bareRounds = [...results].find(([t]) => t.kind === "bare")?.[1];
       for (const [target, measured] of results) {
         // The round of median throughput stands for the target; its ratios are the medians of the rounds'.
-        const middle = [...measured].sort((x, y) => x.rps - y.rps)[Math.floor((measured.length - 1) / 2)]!;
         const roundRps = measured.map((r) => r.rps);
+        const middle = measured.find((r) => r.rps === median(roundRps))!;
         const bareRatio = target.kind === "bare" || !bareRounds ? null : median(roundRps.map((rps, i) => rps / bareRounds[i]!.rps));
         rows.push(row(target, middle, floorRps ? median(roundRps) / floorRps : null, { bareRatio, ...(rounds > 1 ? { roundRps } : {}) }));
       }
