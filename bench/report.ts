@@ -36,8 +36,11 @@ export function pairedRatio(a: Row, b: Row): { ratio: number; rounds: number[] }
   return { ratio: a.rps / b.rps, rounds: [] };
 }
 
-const roundsNote = (rounds: number[]) =>
-  rounds.length > 1 ? ` (median of ${rounds.length} rounds: ${rounds.map((r) => fmt(r, 2)).join(", ")})` : "";
+/** A ratio and what it was made of: the rounds' own ratios and the median req/s of each side, or the two windows. */
+const ratioDetail = (ratio: number, rounds: number[], a: Row, b: Row) =>
+  rounds.length > 1
+    ? `${fmt(ratio, 2)}×, the median of ${rounds.length} rounds' ratios (${rounds.map((r) => fmt(r, 2)).join(", ")}); median req/s ${fmt(a.rps, 0)} vs ${fmt(b.rps, 0)}`
+    : `${fmt(a.rps, 0)} vs ${fmt(b.rps, 0)} req/s = ${fmt(ratio, 2)}×`;
 
 export type Verdict = { target: string; met: boolean; detail: string };
 
@@ -320,7 +323,7 @@ export function bareVerdicts(rows: Row[], bigScale: string): Verdict[] {
     out.push({
       target: `${scenario} (${target}) req/s ≥ ${min}× bare at ${bigScale} rows (saturated)`,
       met: ratio >= min && product.errors === 0,
-      detail: `${fmt(product.rps, 0)} vs ${fmt(bare.rps, 0)} req/s: ${fmt(ratio, 2)}×${roundsNote(rounds)}; server CPU ${cpu(product)} vs bare ${cpu(bare)} a request${product.ratio === null ? "" : `; ${fmt(product.ratio, 2)}× the floor`}`,
+      detail: `${ratioDetail(ratio, rounds, product, bare)}; server CPU ${cpu(product)} vs bare ${cpu(bare)} a request${product.ratio === null ? "" : `; ${fmt(product.ratio, 2)}× the floor`}`,
     });
   }
   for (const scenario of ["pro-status", "unread-count"]) {
@@ -331,7 +334,7 @@ export function bareVerdicts(rows: Row[], bigScale: string): Verdict[] {
     out.push({
       target: `${scenario}: tRPC req/s ≥ 0.85× REST's at ${bigScale} rows (saturated)`,
       met: ratio >= 0.85,
-      detail: `${fmt(trpc.rps, 0)} vs ${fmt(rest.rps, 0)} req/s: ${fmt(ratio, 2)}×${roundsNote(rounds)}; server CPU ${cpu(trpc)} vs ${cpu(rest)}`,
+      detail: `${ratioDetail(ratio, rounds, trpc, rest)}; server CPU ${cpu(trpc)} vs ${cpu(rest)}`,
     });
   }
   const list = ["product REST", "product tRPC"].flatMap((target) => {
