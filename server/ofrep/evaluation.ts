@@ -1,6 +1,6 @@
 // Pure rules of the restriction as an OpenFeature flag (docs/platform.md#reading-the-restriction-from-other-services,
 // OFREP: open-feature/protocol service/openapi.yaml). No I/O.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { MAX_PRO_ID_LENGTH } from "../restriction/limits.js";
 
 /** The one flag this service serves. */
@@ -32,7 +32,8 @@ export function evaluate(status: StoredFlag): Evaluation {
 
 /** The ETag of a bulk answer: its flags' content, so an unchanged flag answers 304 whatever else changed. */
 export const flagsEtag = (flags: readonly Evaluation[]): string =>
-  `"${createHash("sha256").update(JSON.stringify(flags)).digest("base64url").slice(0, 22)}"`;
+  // One call, not a Hash object a request (every bulk evaluation and 304 computes it; issue AE).
+  `"${hash("sha256", JSON.stringify(flags), "base64url").slice(0, 22)}"`;
 
 /** Whether an If-None-Match header names this ETag (a list, weak forms and `*` included, as RFC 9110 says). */
 export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {

@@ -28,6 +28,12 @@ describe("the flag's evaluation", () => {
     expect(matchesEtag(undefined, on)).toBe(false);
   });
 
+  it("keeps the ETags clients already hold: the same value for the same flag across releases", () => {
+    // Computed by the release before issue AE's sixth round; a changed ETag would answer 200 to every cached client once.
+    expect(flagsEtag([evaluate(undefined)])).toBe('"6K8aqcoRu2wMhoQ8ARKCqA"');
+    expect(flagsEtag([evaluate({ restrictionActive: true, cohortId: "c1" })])).toBe('"84F2virvRg1YakB2l-nxKw"');
+  });
+
   it("reads the pro from context.targetingKey, naming what is wrong otherwise", () => {
     expect(targetingKeyOf({ context: { targetingKey: "pro-1", email: "x" } })).toBe("pro-1");
     expect(targetingKeyOf([])).toMatchObject({ errorCode: "PARSE_ERROR" });
