@@ -1,7 +1,7 @@
 // tRPC's object spread helper, as patches/@trpc+server+11.25.2.patch leaves it (docs/machinery.md): every
-// middleware of every procedure call copies its options and context with it, so the patch makes it a plain
-// assignment. It must copy exactly what an object spread copies: own enumerable keys and symbols, an own
-// "__proto__" key as a key (never as the object's prototype), later sources winning.
+// middleware of every procedure call copies its options and context with it, so the patch makes it an
+// Object.assign. It must copy exactly what an object spread copies: own enumerable keys and symbols, a
+// getter's value, an own "__proto__" key as a key (never as the object's prototype), later sources winning.
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -23,8 +23,14 @@ describe("tRPC's object spread helper, patched", () => {
     const symbol = Symbol("s");
     const hidden = Object.defineProperty({ shown: 1 }, "hidden", { value: 2, enumerable: false });
     const evil = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as object;
-    const copied = spread({}, hidden, { [symbol]: 3 }, evil, null, undefined) as Record<string | symbol, unknown>;
-    expect(copied).toEqual({ ...hidden, [symbol]: 3, ...evil });
+    const getter = {
+      get value() {
+        return 4;
+      },
+    };
+    const copied = spread({}, hidden, { [symbol]: 3 }, evil, null, undefined, getter) as Record<string | symbol, unknown>;
+    expect(copied).toEqual({ ...hidden, [symbol]: 3, ...evil, ...getter });
+    expect(Object.getOwnPropertyDescriptor(copied, "value")).toEqual({ value: 4, writable: true, enumerable: true, configurable: true });
     expect(Object.getPrototypeOf(copied)).toBe(Object.prototype);
     expect(Object.hasOwn(copied, "__proto__")).toBe(true);
     expect(copied.hidden).toBeUndefined();
