@@ -37,6 +37,7 @@ export const FLOORS = [
   // tRPC's procedure builders (init, middleware) sit with the routers that declare procedures with them;
   // the door that serves them over HTTP is a floor up.
   [5, "server/trpc/door.ts"],
+  [5, "server/trpc/answer-text.ts"],
   [4, "server/trpc/"],
   [5, "server/rest/"],
   [5, "server/ofrep/"],

@@ -80,7 +80,10 @@ function inputSchema(route: RestRoute): JsonSchema | null {
  * components referenced by each operation. `metadata` set to an empty registry renders them inline and
  * without descriptions, as a serializer wants them (server/rest/serializers.ts).
  */
-export function outputJsonSchemas(routes: readonly RestRoute[], options: { metadata?: z.core.$ZodRegistry<z.GlobalMeta> } = {}) {
+export function outputJsonSchemas(
+  routes: readonly Pick<RestRoute, "procedure">[],
+  options: { metadata?: z.core.$ZodRegistry<z.GlobalMeta> } = {},
+) {
   const all = z.object(Object.fromEntries(routes.map((route) => [route.procedure, outputSchemaOf(route.procedure)])));
   const json = z.toJSONSchema(all, {
     io: "output",

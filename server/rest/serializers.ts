@@ -2,6 +2,7 @@
 // output schema (server/rest/openapi.ts), which Fastify compiles with fast-json-stringify instead of calling
 // JSON.stringify on every answer. Errors keep JSON.stringify: they are few and small.
 import { z } from "zod";
+import type { ProcedurePath } from "../routers/index.js";
 import { outputJsonSchemas, successEnvelope } from "./openapi.js";
 import type { RestRoute } from "./routes.js";
 
@@ -23,11 +24,21 @@ function nullableAsTypeList(schema: unknown): unknown {
   return out;
 }
 
+/**
+ * Each procedure's answer as JSON Schema for fast-json-stringify: inline (an empty registry: no shared
+ * components, no descriptions), nullable as a type list. The REST envelope and the tRPC door's answers
+ * (server/trpc/answer-text.ts) are both written from it.
+ */
+export function answerSerializerSchemas(procedures: readonly ProcedurePath[]): Map<string, JsonSchema> {
+  const { byProcedure } = outputJsonSchemas(
+    procedures.map((procedure) => ({ procedure })),
+    { metadata: z.registry() },
+  );
+  return new Map(Object.entries(byProcedure).map(([procedure, data]) => [procedure, nullableAsTypeList(data) as JsonSchema]));
+}
+
 /** The success schema Fastify serializes each route's answers with, by procedure. */
 export function successSerializerSchemas(routes: readonly RestRoute[]): Map<string, JsonSchema> {
-  // An empty registry: no shared components and no descriptions, everything inline.
-  const { byProcedure } = outputJsonSchemas(routes, { metadata: z.registry() });
-  return new Map(
-    Object.entries(byProcedure).map(([procedure, data]) => [procedure, successEnvelope(nullableAsTypeList(data) as JsonSchema)]),
-  );
+  const answers = answerSerializerSchemas(routes.map((route) => route.procedure));
+  return new Map([...answers].map(([procedure, data]) => [procedure, successEnvelope(data)]));
 }

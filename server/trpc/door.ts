@@ -23,6 +23,7 @@ import { errorHeaders } from "../errors/rest.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "../http/json-depth.js";
 import { mediaType } from "../http/trusted-writes.js";
 import type { ServerRouter } from "../routers/index.js";
+import { successText } from "./answer-text.js";
 
 type DoorOptions = Omit<FastifyTRPCPluginOptions<ServerRouter>["trpcOptions"], "responseMeta">;
 
@@ -145,7 +146,7 @@ async function answer(options: DoorOptions, request: FastifyRequest, reply: Fast
       batchIndex: 0,
     });
     // What transformTRPCResponse makes of `{ result: { data } }`, without its copies of both objects.
-    text = JSON.stringify({ result: { data: config.transformer.output.serialize(data) } });
+    text = successText(call.path, data, config.transformer.output.serialize(data));
     reply.status(200);
   } catch (cause) {
     const error = getTRPCErrorFromUnknown(cause);
