@@ -1,11 +1,13 @@
-// The text of a tRPC door's success answer, `{"result":{"data":{"json":…,"meta":…}}}`, written by a
+// The text of a tRPC door's success answer, `{"result":{"data":{"json":…,"meta":…}}}`: the answer written by a
 // serializer compiled from the procedure's output schema (fast-json-stringify, as the REST door's envelope)
-// instead of JSON.stringify, which took ~2 µs of pro-status's ~33 over tRPC (BENCHMARKS.md, issue AE). The
-// text parses to what JSON.stringify writes: keys outside the schema are kept, and anything the compiled
-// serializer cannot write (a value the schema does not allow) is written by JSON.stringify after all.
+// instead of JSON.stringify, which took ~2 µs of pro-status's ~33 over tRPC, and superjson's note of its Dates
+// written from their paths instead of built as an object first, a third of a page of notifications
+// (BENCHMARKS.md, issue AE). The text parses to what JSON.stringify writes from the transformer's output:
+// keys outside the schema are kept, and anything else goes back to the door, which writes it that way.
 import build from "fast-json-stringify";
 import { answerSerializerSchemas } from "../rest/serializers.js";
 import type { ProcedurePath } from "../routers/index.js";
+import { datePaths, mayBePlain } from "./transformer.js";
 
 type JsonSchema = Record<string, unknown>;
 type Writer = (answer: unknown) => string;
@@ -25,26 +27,7 @@ export function keepingUnknownKeys(schema: unknown): unknown {
   return out;
 }
 
-/** superjson's meta as the transformer writes it (server/trpc/transformer.ts); anything else in it is kept. */
-const META = {
-  type: "object",
-  properties: { values: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } }, v: { type: "number" } },
-  additionalProperties: true,
-};
-
-const trpcSuccess = (json: unknown) => ({
-  type: "object",
-  required: ["result"],
-  properties: {
-    result: {
-      type: "object",
-      required: ["data"],
-      properties: { data: { type: "object", required: ["json"], properties: { json: keepingUnknownKeys(json), meta: META } } },
-    },
-  },
-});
-
-/** A procedure's compiled writer, made at its first answer; null for one without a contract. */
+/** A procedure's compiled writer of its answer, made at its first answer; null for one without a contract. */
 const writers = new Map<string, Writer | null>();
 
 function writerOf(path: string): Writer | null {
@@ -56,26 +39,31 @@ function writerOf(path: string): Writer | null {
     } catch {
       schema = undefined;
     }
-    writer = schema === undefined ? null : (build(trpcSuccess(schema) as Parameters<typeof build>[0]) as Writer);
+    writer = schema === undefined ? null : (build(keepingUnknownKeys(schema) as Parameters<typeof build>[0]) as Writer);
     writers.set(path, writer);
   }
   return writer;
 }
 
 /**
- * `{"result":{"data":answer}}` as text. `answer` is the transformer's output for `data`; only when it is the
- * answer itself as `json` (an object of JSON and Dates, as nearly every answer is) does the compiled writer
- * run: superjson's own output for anything else does not fit the procedure's schema.
+ * `{"result":{"data":{"json":…,"meta":…}}}` for `data` from the procedure at `path`, as JSON.stringify writes
+ * it from the transformer's output (transformer.ts), with superjson's note of each Date written straight from
+ * its path; null when the door must write it that way itself: an answer that is not an object of JSON and
+ * Dates, a procedure without a contract, or a value its schema does not allow.
  */
-export function successText(path: string, data: unknown, answer: { json?: unknown }): string {
-  const body = { result: { data: answer } };
-  const writer = typeof data === "object" && data !== null && answer.json === data ? writerOf(path) : null;
-  if (writer) {
-    try {
-      return writer(body);
-    } catch {
-      // A value its schema does not allow (a required key missing): written as tRPC's handler writes it.
-    }
+export function successText(path: string, data: unknown): string | null {
+  if (!mayBePlain(data)) return null;
+  const writer = writerOf(path);
+  const dates = writer && datePaths(data);
+  if (!writer || !dates) return null;
+  let json: string;
+  try {
+    json = writer(data);
+  } catch {
+    return null;
   }
-  return JSON.stringify(body);
+  if (!dates.length) return `{"result":{"data":{"json":${json}}}}`;
+  let values = "";
+  for (const date of dates) values += `${values ? "," : ""}${JSON.stringify(date)}:["Date"]`;
+  return `{"result":{"data":{"json":${json},"meta":{"values":{${values}},"v":1}}}}`;
 }

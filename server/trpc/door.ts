@@ -146,7 +146,7 @@ async function answer(options: DoorOptions, request: FastifyRequest, reply: Fast
       batchIndex: 0,
     });
     // What transformTRPCResponse makes of `{ result: { data } }`, without its copies of both objects.
-    text = successText(call.path, data, config.transformer.output.serialize(data));
+    text = successText(call.path, data) ?? JSON.stringify({ result: { data: config.transformer.output.serialize(data) } });
     reply.status(200);
   } catch (cause) {
     const error = getTRPCErrorFromUnknown(cause);

@@ -52,10 +52,14 @@ describe("the tRPC answers' serializer", () => {
   });
 
   it("notes Dates in superjson's order, an array's own items before deeper ones (seed -1922776146)", () => {
-    const at = new Date(0);
-    const answer = { "": [[[at], at]] };
+    // Two Dates, not one twice: a Date met twice goes to superjson, which notes it as shared.
+    const answer = { "": [[[new Date(0)], new Date(1)]] };
     expect(wire(answer)).toBe(JSON.stringify(superjson.serialize(answer)));
     expect(Object.keys(serializeAnswer(answer).meta?.values ?? {})).toEqual([".0.1", ".0.0.0"]);
+    // An object's index keys too: "x.1" before "x.0.y".
+    const object = { x: { "0": { y: new Date(2) }, "1": new Date(3) } };
+    expect(wire(object)).toBe(JSON.stringify(superjson.serialize(object)));
+    expect(Object.keys(serializeAnswer(object).meta?.values ?? {})).toEqual(["x.1", "x.0.y"]);
   });
 
   it("writes a page of notifications as superjson does, Dates annotated by path", () => {
