@@ -52,8 +52,6 @@ function listQuery(db: Db, p: ListParams<Placeholder>) {
       : p.category !== null
         ? sql<number>`coalesce(sum(${notificationCounts.total}) filter (where ${eq(notificationCounts.category, p.category)}), 0)::int`
         : sql<number>`coalesce(sum(${notificationCounts.total}), 0)::int`;
-  // An aggregate without GROUP BY answers one row even for no counts rows, so the left join below carries
-  // the counts on an empty inbox and past the last page too: always one statement.
   const counts = db
     .select({ total: totalOf.as("total"), unread: sql<number>`coalesce(sum(${notificationCounts.unread}), 0)::int`.as("unread") })
     .from(notificationCounts)
@@ -68,20 +66,18 @@ function listQuery(db: Db, p: ListParams<Placeholder>) {
     .where(matching)
     .orderBy(sql`${notifications.dateCreated} desc nulls last`, sql`${notifications.id} desc nulls last`)
     .limit(p.limit)
-    .offset(p.offset)
-    .as("page");
-  // The page beside its counts in one statement; the outer ORDER BY keeps the page's order through the join.
-  // Each notification comes as one JSON value (null past the last page): Drizzle maps a row field by field,
-  // checking each field's kind, which was a fifth of a page's CPU (BENCHMARKS.md, issue W).
+    .offset(p.offset);
+  // One row: the counts (an aggregate without GROUP BY answers a row even for no counts rows) beside the
+  // page as one JSON array, in the page's order. Drizzle maps a row field by field, checking each field's
+  // kind, and postgres.js reads each row on its own: with a row per notification, that was a tenth of a
+  // page's CPU (BENCHMARKS.md, issue AE); with one row per notification field, a fifth (issue W).
   return db
     .select({
       total: counts.total,
       unread: counts.unread,
-      notification: sql<NotificationJson | null>`row_to_json(${sql.identifier("page")})`,
+      notifications: sql<NotificationJson[]>`(select coalesce(json_agg(row_to_json(p) order by p.date_created desc nulls last, p.id desc nulls last), '[]'::json) from ${page} p)`,
     })
-    .from(counts)
-    .leftJoin(page, sql`true`)
-    .orderBy(sql`${page.dateCreated} desc nulls last`, sql`${page.id} desc nulls last`);
+    .from(counts);
 }
 
 // Prepared without a search, with and without a category. A search is planned for its own text each time:
@@ -98,14 +94,13 @@ export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>):
   const window = pageWindow(input.page, input.limit);
   const category = categoryFilter(input.category);
   const search = input.search ? containsPattern(input.search) : null;
-  const rows = await pageRows(ctx.db, { userId: ctx.user.id, category, search, limit: window.limit, offset: window.offset });
-  const counted = rows[0]!;
+  const [row] = await pageRows(ctx.db, { userId: ctx.user.id, category, search, limit: window.limit, offset: window.offset });
   return {
-    notifications: rows.flatMap((row) => (row.notification ? [fromNotificationJson(row.notification)] : [])),
-    total: counted.total,
-    unread_count: counted.unread,
+    notifications: row!.notifications.map(fromNotificationJson),
+    total: row!.total,
+    unread_count: row!.unread,
     page: window.page,
-    has_more: hasMore(window, counted.total),
+    has_more: hasMore(window, row!.total),
   };
 }
 
