@@ -27,6 +27,10 @@ export function keepingUnknownKeys(schema: unknown): unknown {
   return out;
 }
 
+/** A path as a JSON string; JSON.stringify only for the rare path that needs escaping (surrogates included). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters JSON must escape.
+const quoted = (text: string) => (/["\\\u0000-\u001f\ud800-\udfff]/.test(text) ? JSON.stringify(text) : `"${text}"`);
+
 /** A procedure's compiled writer of its answer, made at its first answer; null for one without a contract. */
 const writers = new Map<string, Writer | null>();
 
@@ -64,6 +68,6 @@ export function successText(path: string, data: unknown): string | null {
   }
   if (!dates.length) return `{"result":{"data":{"json":${json}}}}`;
   let values = "";
-  for (const date of dates) values += `${values ? "," : ""}${JSON.stringify(date)}:["Date"]`;
+  for (const date of dates) values += `${values ? "," : ""}${quoted(date)}:["Date"]`;
   return `{"result":{"data":{"json":${json},"meta":{"values":{${values}},"v":1}}}}`;
 }

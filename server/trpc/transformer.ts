@@ -14,7 +14,7 @@ type Answer = { json: unknown; meta?: { values: Record<string, ["Date"]>; v: 1 }
 const escapeKey = (key: string) => (key.includes(".") || key.includes("\\") ? key.replace(/\\/g, "\\\\").replace(/\./g, "\\.") : key);
 
 /** Keys superjson refuses to walk (prototype pollution); such an answer fails there, as it always did. */
-const REFUSED_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+const refused = (key: string) => key === "__proto__" || key === "constructor" || key === "prototype";
 
 type Dates = Record<string, ["Date"]>;
 
@@ -78,7 +78,7 @@ function plain(container: object, prefix: string, dates: string[], seen: Set<obj
   }
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    if (REFUSED_KEYS.has(key)) return false;
+    if (refused(key)) return false;
     const child = record[key];
     if (plainLeaf(child)) continue;
     if (typeof child !== "object" || child === null) return false;

@@ -24,11 +24,21 @@ const storedFlag = fc.record({
 });
 const noFlag = fc.record({ proId: fc.string(), restrictionActive: fc.constant(false) });
 /** Keys an answer might carry beyond its schema, with JSON or a Date (not those superjson refuses to walk). */
-const extras = fc.dictionary(
-  fc.string().filter((k) => !["proId", "restrictionActive", "cohortId", "updatedAt", "__proto__", "constructor", "prototype"].includes(k)),
-  fc.oneof(fc.jsonValue(), fc.date({ noInvalidDate: true })),
-  { maxKeys: 3 },
-);
+const extras = fc
+  .dictionary(
+    fc
+      .string()
+      .filter((k) => !["proId", "restrictionActive", "cohortId", "updatedAt", "__proto__", "constructor", "prototype"].includes(k)),
+    // As JSON reads it back: no -0, which superjson notes.
+    fc.oneof(
+      fc.jsonValue().map((v) => JSON.parse(JSON.stringify(v)) as unknown),
+      fc.date({ noInvalidDate: true }),
+    ),
+    { maxKeys: 3 },
+    // superjson refuses an answer with these keys at any depth (seeds 1321052266, 1765780367); the case
+    // below that leaves such an answer to the door covers them.
+  )
+  .filter((extra) => !/"(__proto__|constructor|prototype)":/.test(JSON.stringify(extra)));
 
 describe("the tRPC door's success text", () => {
   it("reads back as JSON.stringify's, for either of getPro's answers and keys beyond its schema", () => {
@@ -36,10 +46,21 @@ describe("the tRPC door's success text", () => {
       fc.property(fc.oneof(storedFlag, noFlag), extras, (flag, extra) => {
         const { written, sent, expected } = both("restriction.getPro", { ...flag, ...extra });
         expect(sent).toStrictEqual(expected);
-        // superjson refuses to walk these keys, at any depth (seed 1321052266): the door writes that answer.
-        expect(written).toBe(!/"(__proto__|constructor|prototype)":/.test(JSON.stringify(extra)));
+        expect(written).toBe(true);
       }),
     );
+  });
+
+  it("writes a Date's path as JSON.stringify does, whatever its keys hold", () => {
+    const at = new Date(0);
+    const keys = ['a"b', "a\\b", "a.b", "tab\there", "\u0001", "lone \ud800", "emoji 😀", "é"];
+    const data = {
+      proId: "p1",
+      restrictionActive: false,
+      data: Object.fromEntries(keys.map((key, i) => [key, new Date(at.getTime() + i)])),
+    };
+    const text = successText("restriction.getPro", data);
+    expect(text).toBe(JSON.stringify({ result: { data: serializeAnswer(data) } }));
   });
 
   it("keeps a key the schema does not name, and its Date's note", () => {
@@ -69,6 +90,7 @@ describe("the tRPC door's success text", () => {
       ["restriction.getPro", { proId: "p1", restrictionActive: false, extra: undefined }],
       ["restriction.getPro", { proId: "p1", restrictionActive: true, cohortId: null, updatedAt: shared, seenAt: shared }],
       ["restriction.getPro", { proId: "p1", restrictionActive: false, extra: { prototype: false } }],
+      ["restriction.getPro", { proId: "p1", restrictionActive: false, extra: -0 }],
       ["restriction.getPro", new Map([["k", 1]])],
       ["restriction.getPro", new Date(0)],
       ["no.such", { a: 1 }],
