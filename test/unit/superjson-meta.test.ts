@@ -123,4 +123,12 @@ describe("superjson meta", () => {
     const withMapsAndSharing = { m: new Map([["a", new Set([1])]]), first: shared, second: shared, when: new Date(0) };
     expect(deserializeInput(superjson.serialize(withMapsAndSharing))).toEqual(withMapsAndSharing);
   });
+
+  it("reads a `__proto__` key of an input as a key, never as the value's prototype", () => {
+    // superjson's deep copy (left out since issue AE) made it the copy's prototype, whose fields a parser then read.
+    const input = deserializeInput(JSON.parse('{"json": {"__proto__": {"proId": "p1"}}}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
+    expect(Object.hasOwn(input, "__proto__")).toBe(true);
+    expect(input.proId).toBeUndefined();
+  });
 });
