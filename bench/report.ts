@@ -24,15 +24,18 @@ export type Row = LoadResult & {
 /** The middle value (the lower of the two middle ones for an even count). */
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
+/** Two sides measured in the same rounds: each round's ratio, and their median. */
+export function roundRatios(a: readonly number[], b: readonly number[]): { ratio: number; rounds: number[] } {
+  const rounds = a.map((rps, i) => rps / b[i]!);
+  return { ratio: median(rounds), rounds };
+}
+
 /**
  * a's req/s ÷ b's: the median of the ratios of rounds run back to back when both ran in rounds, else the
  * ratio of their one window each. With the rounds' ratios, to show the spread.
  */
 export function pairedRatio(a: Row, b: Row): { ratio: number; rounds: number[] } {
-  if (a.roundRps && b.roundRps && a.roundRps.length === b.roundRps.length) {
-    const rounds = a.roundRps.map((rps, i) => rps / b.roundRps![i]!);
-    return { ratio: median(rounds), rounds };
-  }
+  if (a.roundRps && b.roundRps && a.roundRps.length === b.roundRps.length) return roundRatios(a.roundRps, b.roundRps);
   return { ratio: a.rps / b.rps, rounds: [] };
 }
 

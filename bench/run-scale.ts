@@ -6,7 +6,7 @@ import { explainHotQueries, formatExplained } from "./explain.js";
 import { type ActivationResult, measureCohortActivation, measurePushFanOut, type PushResult } from "./inprocess.js";
 import { type LoadResult, probe, runLoad } from "./load.js";
 import { bulkEvaluations } from "./ofrep-client.js";
-import { median, type Row } from "./report.js";
+import { median, type Row, roundRatios } from "./report.js";
 import { floorEnv, label, live, log, options, productEnv, profileDir, wanted } from "./run-context.js";
 import { buildScenarios, DEFAULT_TARGETS, type Scenario, type TargetKind } from "./scenarios.js";
 import { analyzeAll, hotNotificationIds, type Seeded, seedNotifications } from "./seed.js";
@@ -148,12 +148,12 @@ export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal:
           report(scale, name, target.label, result, floorRps ? result.rps / floorRps : null, bareRatio);
         }
       }
-      const bareRounds = [...results].find(([t]) => t.kind === "bare")?.[1];
+      const bareRounds = [...results].find(([t]) => t.kind === "bare")?.[1].map((r) => r.rps);
       for (const [target, measured] of results) {
         // The round of median throughput stands for the target; its ratios are the medians of the rounds'.
         const roundRps = measured.map((r) => r.rps);
         const middle = measured.find((r) => r.rps === median(roundRps))!;
-        const bareRatio = target.kind === "bare" || !bareRounds ? null : median(roundRps.map((rps, i) => rps / bareRounds[i]!.rps));
+        const bareRatio = target.kind === "bare" || !bareRounds ? null : roundRatios(roundRps, bareRounds).ratio;
         rows.push(row(target, middle, floorRps ? median(roundRps) / floorRps : null, { bareRatio, ...(rounds > 1 ? { roundRps } : {}) }));
       }
       if (!PACED.includes(scenario.name)) continue;
