@@ -6,23 +6,28 @@ import type { ProcedurePath } from "../routers/index.js";
 import { outputJsonSchemas, successEnvelope } from "./openapi.js";
 import type { RestRoute } from "./routes.js";
 
-type JsonSchema = Record<string, unknown>;
+export type JsonSchema = Record<string, unknown>;
+
+/** `schema` with each of its objects, innermost first, replaced by what `rewrite` makes of it. */
+export function rewriteSchema(schema: unknown, rewrite: (node: JsonSchema) => unknown): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => rewriteSchema(item, rewrite));
+  if (typeof schema !== "object" || schema === null) return schema;
+  return rewrite(Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, rewriteSchema(v, rewrite)])));
+}
 
 /**
  * `anyOf: [X, {type: "null"}]` (zod's nullable) as `X` with `null` among its types: fast-json-stringify
  * checks a list of types with typeof, where anyOf would make it run a validator on every value.
  */
-function nullableAsTypeList(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(nullableAsTypeList);
-  if (typeof schema !== "object" || schema === null) return schema;
-  const out = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, nullableAsTypeList(v)])) as JsonSchema;
-  const anyOf = out.anyOf as JsonSchema[] | undefined;
-  if (anyOf?.length === 2 && anyOf[1]?.type === "null" && typeof anyOf[0]?.type === "string") {
-    const { anyOf: _, ...rest } = out;
-    return { ...rest, ...anyOf[0], type: [anyOf[0].type, "null"] };
-  }
-  return out;
-}
+const nullableAsTypeList = (schema: unknown) =>
+  rewriteSchema(schema, (node) => {
+    const anyOf = node.anyOf as JsonSchema[] | undefined;
+    if (anyOf?.length === 2 && anyOf[1]?.type === "null" && typeof anyOf[0]?.type === "string") {
+      const { anyOf: _, ...rest } = node;
+      return { ...rest, ...anyOf[0], type: [anyOf[0].type, "null"] };
+    }
+    return node;
+  });
 
 /**
  * Each procedure's answer as JSON Schema for fast-json-stringify: inline (an empty registry: no shared

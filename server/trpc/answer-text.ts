@@ -5,11 +5,10 @@
 // (BENCHMARKS.md, issue AE). The text parses to what JSON.stringify writes from the transformer's output:
 // keys outside the schema are kept, and anything else goes back to the door, which writes it that way.
 import build from "fast-json-stringify";
-import { answerSerializerSchemas } from "../rest/serializers.js";
+import { answerSerializerSchemas, type JsonSchema, rewriteSchema } from "../rest/serializers.js";
 import type { ProcedurePath } from "../routers/index.js";
 import { datePaths, mayBePlain } from "./transformer.js";
 
-type JsonSchema = Record<string, unknown>;
 type Writer = (answer: unknown) => string;
 
 const typesOf = (schema: JsonSchema): unknown[] => (Array.isArray(schema.type) ? schema.type : [schema.type]);
@@ -18,14 +17,11 @@ const typesOf = (schema: JsonSchema): unknown[] => (Array.isArray(schema.type) ?
  * The schema with every object open to keys it does not name: fast-json-stringify leaves such keys out,
  * where the answer tRPC's own handler writes has them.
  */
-export function keepingUnknownKeys(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(keepingUnknownKeys);
-  if (typeof schema !== "object" || schema === null) return schema;
-  const out = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, keepingUnknownKeys(v)])) as JsonSchema;
-  const closed = out.additionalProperties === undefined || out.additionalProperties === false;
-  if (closed && (typesOf(out).includes("object") || out.properties !== undefined)) out.additionalProperties = true;
-  return out;
-}
+export const keepingUnknownKeys = (schema: unknown) =>
+  rewriteSchema(schema, (node) => {
+    const closed = node.additionalProperties === undefined || node.additionalProperties === false;
+    return closed && (typesOf(node).includes("object") || node.properties !== undefined) ? { ...node, additionalProperties: true } : node;
+  });
 
 /** A path as a JSON string; JSON.stringify only for the rare path that needs escaping (surrogates included). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters JSON must escape.
