@@ -33,6 +33,7 @@ export { defaultLimits, defaultTimeouts, type Limits, type Timeouts };
 
 import { type RelaySettings, startChangeRelay } from "./live/relay.js";
 import { fenceWrites, startMemory } from "./memory/index.js";
+import { createSearchTotals } from "./memory/search-totals.js";
 import { requestForLog } from "./observability/request-log.js";
 import { requestObserver } from "./observability/request-metrics.js";
 import { createFlagChangeHub, listenForFlagChanges } from "./ofrep/changes.js";
@@ -296,6 +297,7 @@ export async function buildApp(deps: AppDeps) {
       live,
       flags: memory?.flags,
       unreadCounts: memory?.unreadCounts,
+      searchTotals: createSearchTotals(),
       approvals: deps.config.approvals,
       signUp: deps.config.signUp,
       appBaseUrl: deps.config.appBaseUrl,

@@ -6,6 +6,7 @@ import type { ProcedureRateLimits } from "./http/rate-limit.js";
 import type { UnreadHub } from "./live/unread-hub.js";
 import type { UnreadCountMemory } from "./memory/counts.js";
 import type { FlagMemory } from "./memory/flags.js";
+import type { SearchTotals } from "./memory/search-totals.js";
 import type { PayloadLinks } from "./push/payload.js";
 import type { PushService } from "./push/sender.js";
 
@@ -21,6 +22,8 @@ export type Services = {
   flags?: FlagMemory;
   /** Users' unread counts in this instance's memory (server/memory/counts.ts); read from the database when absent. */
   unreadCounts?: UnreadCountMemory;
+  /** Inbox search totals by the inbox state they were counted in (server/memory/search-totals.ts); counted each time when absent. */
+  searchTotals?: SearchTotals;
   /** APPROVALS: `required` puts cohort activation behind a change request (off when absent). */
   approvals?: "off" | "required";
   /** APP_BASE_URL: the platform app's origin, for the console's links to a notification's path (none when absent). */
@@ -56,6 +59,7 @@ export function createContextInner(
     live: services.live,
     flags: services.flags,
     unreadCounts: services.unreadCounts,
+    searchTotals: services.searchTotals,
     approvals: services.approvals,
     appBaseUrl: services.appBaseUrl,
     pushLinks: services.pushLinks,

@@ -1,5 +1,19 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { CATEGORIES } from "../categories.js";
 import { users } from "./auth.js";
 import { isOneOf } from "./checks.js";
@@ -39,6 +53,9 @@ export const notifications = pgTable(
   ],
 );
 
+/** Where notification_counts' versions come from: each value is handed out once, whatever rolls back. */
+export const notificationCountsVersion = pgSequence("notification_counts_version");
+
 /**
  * Per user and category: `total` visible notifications (deleted_at is null) and `unread` of them (read_at is
  * null), so the badge and the list's counts are a primary-key read whatever the inbox's size. Kept by
@@ -54,6 +71,12 @@ export const notificationCounts = pgTable(
     category: text("category").notNull(),
     total: integer("total").notNull().default(0),
     unread: integer("unread").notNull().default(0),
+    /**
+     * A value never given before, taken whenever this row changes or the title or body of one of its visible
+     * notifications does (migration 0025): a user's versions name one state of their inbox, which a
+     * remembered search total is checked against (server/memory/search-totals.ts).
+     */
+    version: bigint("version", { mode: "number" }).notNull().default(sql`nextval('notification_counts_version')`),
   },
   (t) => [primaryKey({ name: "notification_counts_pkey", columns: [t.userId, t.category] })],
 );

@@ -10,6 +10,7 @@ import type { AuthedContext, HandlerArgs } from "../context.js";
 import { forbidden, notFound } from "../errors/errors.js";
 import { isUuid } from "../http/text.js";
 import { rememberedCount } from "../memory/counts.js";
+import { type KnownTotal, searchTotalKey } from "../memory/search-totals.js";
 import { hasMore, pageWindow } from "./pagination.js";
 import type { ListInput, MarkAllReadInput, RemoveManyInput } from "./schemas.js";
 import { containsPattern } from "./search.js";
@@ -40,23 +41,30 @@ const placeholders: ListParams<Placeholder> = {
 /** The page's order, for its rows as `p`: newest first, as the inbox indexes hold them. */
 const pageOrder = sql.raw("order by p.date_created desc nulls last, p.id desc nulls last");
 
-/** The page beside both counts in one statement. */
-function listQuery(db: Db, p: ListParams<Placeholder>) {
+/** The page beside both counts in one statement; `known`, a search total that may still hold. */
+function listQuery(db: Db, p: ListParams<Placeholder>, known?: KnownTotal) {
   const filters: SQL[] = [];
   if (p.category !== null) filters.push(eq(notifications.category, p.category));
   if (p.search !== null) filters.push(or(ilike(notifications.title, p.search), ilike(notifications.body, p.search))!);
   const matching = and(visibleTo(p.userId), ...filters);
 
   // Both counts from the caller's notification_counts rows (a primary-key read, whatever the inbox's size);
-  // only a search total must count the matching rows themselves.
+  // only a search total must count the matching rows themselves, unless it is known for this very state of
+  // the inbox (server/memory/search-totals.ts). PostgreSQL runs the count only when the CASE reaches it.
+  const version = sql<string | null>`string_agg(${notificationCounts.version}::text, ',' order by ${notificationCounts.version})`;
   const totalOf =
     p.search !== null
-      ? sql<number>`${db.select({ n: count() }).from(notifications).where(matching)}::int`
+      ? sql<number>`(case when ${version} = ${known?.version ?? null} then ${known?.total ?? 0}::int
+          else ${db.select({ n: count() }).from(notifications).where(matching)}::int end)`
       : p.category !== null
         ? sql<number>`coalesce(sum(${notificationCounts.total}) filter (where ${eq(notificationCounts.category, p.category)}), 0)::int`
         : sql<number>`coalesce(sum(${notificationCounts.total}), 0)::int`;
   const counts = db
-    .select({ total: totalOf.as("total"), unread: sql<number>`coalesce(sum(${notificationCounts.unread}), 0)::int`.as("unread") })
+    .select({
+      total: totalOf.as("total"),
+      unread: sql<number>`coalesce(sum(${notificationCounts.unread}), 0)::int`.as("unread"),
+      version: (p.search !== null ? version : sql<null>`null`).as("version"),
+    })
     .from(notificationCounts)
     .where(eq(notificationCounts.userId, p.userId))
     .as("counts");
@@ -78,6 +86,7 @@ function listQuery(db: Db, p: ListParams<Placeholder>) {
     .select({
       total: counts.total,
       unread: counts.unread,
+      version: counts.version,
       notifications: sql<NotificationJson[]>`(select coalesce(json_agg(row_to_json(p) ${pageOrder}), '[]'::json) from ${page} p)`,
     })
     .from(counts);
@@ -88,16 +97,20 @@ function listQuery(db: Db, p: ListParams<Placeholder>) {
 const inboxPage = preparedFor((db) => listQuery(db, { ...placeholders, category: null }).prepare("inbox_page"));
 const inboxCategoryPage = preparedFor((db) => listQuery(db, placeholders).prepare("inbox_category_page"));
 
-function pageRows(db: Db, params: ListParams<never>) {
-  if (params.search !== null) return listQuery(db, params);
-  return (params.category === null ? inboxPage(db) : inboxCategoryPage(db)).execute(params);
+async function pageRows(ctx: AuthedContext, params: ListParams<never>) {
+  if (params.search === null) return (params.category === null ? inboxPage(ctx.db) : inboxCategoryPage(ctx.db)).execute(params);
+  const key = searchTotalKey(params.userId, params.category, params.search);
+  const rows = await listQuery(ctx.db, params, ctx.searchTotals?.get(key));
+  const [row] = rows;
+  if (row?.version) ctx.searchTotals?.remember(key, { version: row.version, total: row.total });
+  return rows;
 }
 
 export async function listNotifications({ ctx, input }: HandlerArgs<ListInput>): Promise<NotificationList> {
   const window = pageWindow(input.page, input.limit);
   const category = categoryFilter(input.category);
   const search = input.search ? containsPattern(input.search) : null;
-  const [row] = await pageRows(ctx.db, { userId: ctx.user.id, category, search, limit: window.limit, offset: window.offset });
+  const [row] = await pageRows(ctx, { userId: ctx.user.id, category, search, limit: window.limit, offset: window.offset });
   return {
     notifications: row!.notifications.map(fromNotificationJson),
     total: row!.total,

@@ -10,6 +10,7 @@ import type { SessionUser } from "../../server/auth/session.js";
 import type { Config } from "../../server/config.js";
 import { createContextInner } from "../../server/context.js";
 import { rateLimitStoreFor } from "../../server/http/rate-limit.js";
+import { createSearchTotals, type SearchTotals } from "../../server/memory/search-totals.js";
 import { createPushService, type PushService, type PushServiceOptions } from "../../server/push/sender.js";
 import { buildOpenApiDocument } from "../../server/rest/openapi.js";
 import { createCaller } from "../../server/routers/index.js";
@@ -35,6 +36,8 @@ export type TestApp = {
   push: PushService;
   /** Signs up a new user through better-auth; `admin: true` grants the platform admin role. */
   signUp(options?: { admin?: boolean; name?: string; email?: string }): Promise<TestUser>;
+  /** The search totals the callers remember (server/memory/search-totals.ts). */
+  searchTotals: SearchTotals;
   /** A tRPC caller acting as this user (or anonymous). */
   caller(user?: SessionUser | null, userAgent?: string): ReturnType<typeof createCaller>;
   /**
@@ -154,16 +157,19 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     };
   }
 
+  // One instance's remembered search totals, shared by its callers as by its requests.
+  const searchTotals = createSearchTotals();
   return {
     db,
     app,
     auth,
     push,
     signUp,
+    searchTotals,
     caller: (user, userAgent) =>
       createCaller(
         createContextInner(
-          { db: db.db, push, approvals: options.approvals, appBaseUrl: options.appBaseUrl },
+          { db: db.db, push, approvals: options.approvals, appBaseUrl: options.appBaseUrl, searchTotals },
           { user: user ?? null, userAgent: userAgent ?? null },
         ),
       ),

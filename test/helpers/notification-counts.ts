@@ -3,11 +3,12 @@
 // with the zeros left out, since a row of zeros and an absent row both mean 0. Also users written straight
 // to the database (no sign-up, no session) and the inbox procedures acting as them.
 import { randomBytes } from "node:crypto";
-import { inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.js";
 import { notificationCounts, notifications, users } from "../../db/schema/index.js";
 import type { SessionUser } from "../../server/auth/session.js";
 import { createContextInner } from "../../server/context.js";
+import { createSearchTotals, type KnownTotal, type SearchTotals } from "../../server/memory/search-totals.js";
 import { createPushService } from "../../server/push/sender.js";
 import { createCaller } from "../../server/routers/index.js";
 
@@ -84,5 +85,46 @@ export const deleteUsers = (db: Db, people: SessionUser[]) =>
 
 const push = createPushService({ vapid: null });
 
-/** The inbox procedures as this user, without an app or a session. */
-export const inboxOf = (db: Db, user: SessionUser) => createCaller(createContextInner({ db, push }, { user })).notifications;
+/** The inbox procedures as this user, without an app or a session; `searchTotals`, the instance's remembered ones. */
+export const inboxOf = (db: Db, user: SessionUser, searchTotals?: SearchTotals) =>
+  createCaller(createContextInner({ db, push, searchTotals }, { user })).notifications;
+
+/** What count(*) says a search of the titles finds among a user's visible notifications (of one category). */
+export async function countedTitleMatches(db: Db, userId: string, text: string, category?: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        isNull(notifications.deletedAt),
+        sql`strpos(lower(${notifications.title}), lower(${text})) > 0`,
+        category ? eq(notifications.category, category) : undefined,
+      ),
+    );
+  return row!.n;
+}
+
+/**
+ * Search totals as one instance remembers them, counting how often a remembered total was still true: the list
+ * answered with the same version it was offered, so the database used it instead of counting.
+ */
+export function countedSearchTotals(): SearchTotals & { stillTrue: number } {
+  const totals = createSearchTotals();
+  const offered = new Map<string, string>();
+  const counted = {
+    stillTrue: 0,
+    get(key: string) {
+      const known = totals.get(key);
+      if (known) offered.set(key, known.version);
+      return known;
+    },
+    remember(key: string, known: KnownTotal) {
+      if (offered.get(key) === known.version) counted.stillTrue++;
+      offered.delete(key);
+      totals.remember(key, known);
+    },
+    size: () => totals.size(),
+  };
+  return counted;
+}
