@@ -8,6 +8,7 @@ import { createAuth } from "../server/auth/better-auth.js";
 import { sessionTokenHash } from "../server/auth/hashed-session-tokens.js";
 import { sessionResolver } from "../server/auth/session.js";
 import { createContextInner } from "../server/context.js";
+import { createSearchTotals } from "../server/memory/search-totals.js";
 import { createPushService } from "../server/push/sender.js";
 import { createCaller } from "../server/routers/index.js";
 import { FLOOR_SQL, floorListQuery } from "./floor.js";
@@ -62,8 +63,9 @@ export async function explainHotQueries(databaseUrl: string, seeded: Seeded, sam
   const out: Explained[] = [];
   try {
     const push = createPushService({ vapid: null });
+    const searchTotals = createSearchTotals();
     const as = (u: { id: string; email: string }, role: string) =>
-      createCaller(createContextInner({ db: handle.db, push }, { user: { id: u.id, name: u.email, email: u.email, role } }));
+      createCaller(createContextInner({ db: handle.db, push, searchTotals }, { user: { id: u.id, name: u.email, email: u.email, role } }));
     const hot = as(seeded.hot, "user");
     const admin = as(seeded.admin, "admin");
     const auth = createAuth({
@@ -99,6 +101,10 @@ export async function explainHotQueries(databaseUrl: string, seeded: Seeded, sam
       hot.notifications.list({ page: 1, limit: 30, category: "billing" }),
     );
     await capture("product: notifications.list search=refund", () => hot.notifications.list({ page: 1, limit: 30, search: "refund" }));
+    // Asked again in the same state of the inbox: the remembered total stands in for the count.
+    await capture("product: notifications.list search=refund, total remembered", () =>
+      hot.notifications.list({ page: 1, limit: 30, search: "refund" }),
+    );
     await capture("product: notifications.unreadCount", () => hot.notifications.unreadCount());
     await capture("product: notifications.markRead", () => hot.notifications.markRead({ id: sampleNotificationId }));
     await capture("product: restriction.getPro", () => admin.restriction.getPro({ proId: seeded.proIds[1]! }));
