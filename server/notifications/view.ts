@@ -34,29 +34,31 @@ export function toNotificationView(row: NotificationRow): NotificationView {
   };
 }
 
-/** A notification as PostgreSQL's row_to_json writes it: column names, timestamps as ISO 8601 text. */
-export type NotificationJson = {
-  id: string;
-  user_id: string;
-  event_type: string;
-  category: string;
-  title: string;
-  body: string | null;
-  data: unknown;
-  date_created: string;
-  read_at: string | null;
-};
+/**
+ * A notification of the caller's as the inbox page's json_build_array writes it (server/notifications/inbox.ts):
+ * its fields in this order, timestamps as ISO 8601 text. The owner is the caller, so it is not sent.
+ */
+export type NotificationJson = [
+  id: string,
+  eventType: string,
+  category: string,
+  title: string,
+  body: string | null,
+  data: unknown,
+  dateCreated: string,
+  readAt: string | null,
+];
 
-export function fromNotificationJson(row: NotificationJson): NotificationView {
+export function fromNotificationJson(userId: string, row: NotificationJson): NotificationView {
   return {
-    id: row.id,
-    userId: row.user_id,
-    eventType: row.event_type,
-    category: row.category,
-    title: row.title,
-    body: row.body,
-    dateCreated: new Date(row.date_created),
-    readAt: row.read_at === null ? null : new Date(row.read_at),
-    data: dataObject(row.data),
+    id: row[0],
+    userId,
+    eventType: row[1],
+    category: row[2],
+    title: row[3],
+    body: row[4],
+    dateCreated: new Date(row[6]),
+    readAt: row[7] === null ? null : new Date(row[7]),
+    data: dataObject(row[5]),
   };
 }
