@@ -28,6 +28,11 @@ export type LoadResult = {
   requests: number;
   /** CPU time the server process used per request (user + system, Linux /proc), null when unknown. */
   cpuMsPerRequest: number | null;
+  /**
+   * The part of it spent in the kernel (system time): reading and writing the sockets, and waking the load
+   * generator on the other core. Beside the user time it tells JavaScript work from the machine's.
+   */
+  kernelMsPerRequest: number | null;
   /** CPU time the load generator (autocannon, in this process) used per request. */
   clientCpuMsPerRequest: number;
   /**
@@ -37,14 +42,14 @@ export type LoadResult = {
   machineBusy: number | null;
 };
 
-/** User + system CPU milliseconds of a process so far, from /proc (Linux; clock ticks of 10 ms). */
-function cpuMs(pid: number | undefined): number | null {
+/** User and system CPU milliseconds of a process so far, from /proc (Linux; clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): { user: number; kernel: number } | null {
   if (pid === undefined) return null;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the command name (which may contain spaces) start at state (field 3).
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return { user: Number(fields[11]) * 10, kernel: Number(fields[12]) * 10 };
   } catch {
     return null;
   }
@@ -116,12 +121,15 @@ export async function runLoad(
   const cpuAfter = cpuMs(options.pid);
   const [client, machineAfter] = [process.cpuUsage(clientBefore), machineCpu()];
   const total = result.requests.total;
+  const perRequest = (used: (after: { user: number; kernel: number }, before: { user: number; kernel: number }) => number) =>
+    cpuBefore === null || cpuAfter === null || total === 0 ? null : used(cpuAfter, cpuBefore) / total;
   const unexpected =
     plan.expectStatus === undefined
       ? result.non2xx
       : Object.entries(result.statusCodeStats).reduce((n, [code, { count }]) => (Number(code) === plan.expectStatus ? n : n + count), 0);
   return {
-    cpuMsPerRequest: cpuBefore === null || cpuAfter === null || total === 0 ? null : (cpuAfter - cpuBefore) / total,
+    cpuMsPerRequest: perRequest((a, b) => a.user + a.kernel - b.user - b.kernel),
+    kernelMsPerRequest: perRequest((a, b) => a.kernel - b.kernel),
     clientCpuMsPerRequest: total === 0 ? 0 : (client.user + client.system) / 1000 / total,
     machineBusy:
       machineBefore && machineAfter && machineAfter.total > machineBefore.total

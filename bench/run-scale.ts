@@ -28,7 +28,7 @@ function report(
   bareRatio: number | null = null,
 ) {
   log(
-    `${scale} ${scenario.padEnd(16)} ${target.padEnd(14)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}  cpu ${result.cpuMsPerRequest?.toFixed(2) ?? "?"} ms/req  load gen ${result.clientCpuMsPerRequest.toFixed(2)} ms/req  machine ${result.machineBusy === null ? "?" : (result.machineBusy * 100).toFixed(0)} % busy${ratio === null ? "" : `  ${ratio.toFixed(2)}× floor`}${bareRatio === null ? "" : `  ${bareRatio.toFixed(2)}× bare`}`,
+    `${scale} ${scenario.padEnd(16)} ${target.padEnd(14)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}  cpu ${result.cpuMsPerRequest?.toFixed(2) ?? "?"} ms/req (kernel ${result.kernelMsPerRequest?.toFixed(2) ?? "?"})  load gen ${result.clientCpuMsPerRequest.toFixed(2)} ms/req  machine ${result.machineBusy === null ? "?" : (result.machineBusy * 100).toFixed(0)} % busy${ratio === null ? "" : `  ${ratio.toFixed(2)}× floor`}${bareRatio === null ? "" : `  ${bareRatio.toFixed(2)}× bare`}`,
   );
 }
 

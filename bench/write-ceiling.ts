@@ -155,9 +155,10 @@ export async function measureWriteCeiling(
       );
       const after = totalOf(await unreadCounts(sql));
       const requests = results.reduce((n, r) => n + r.requests, 0);
-      const cpu = results.every((r) => r.cpuMsPerRequest !== null)
-        ? results.reduce((n, r) => n + r.cpuMsPerRequest! * r.requests, 0) / Math.max(1, requests)
-        : null;
+      // The instances' CPU a request, weighted by the requests each answered.
+      const weighted = (field: "cpuMsPerRequest" | "kernelMsPerRequest") =>
+        results.every((r) => r[field] !== null) ? results.reduce((n, r) => n + r[field]! * r.requests, 0) / Math.max(1, requests) : null;
+      const cpu = weighted("cpuMsPerRequest");
       const result: CeilingRun = {
         target: `${server === "floor" ? "floor" : `product × ${targets.length}`}, ${WHAT[announce]}`,
         server,
@@ -171,6 +172,7 @@ export async function measureWriteCeiling(
         errors: results.reduce((n, r) => n + r.errors, 0),
         requests,
         cpuMsPerRequest: cpu,
+        kernelMsPerRequest: weighted("kernelMsPerRequest"),
         // The runs overlap in this one process: each one's load-generator CPU is the whole process's meanwhile.
         clientCpuMsPerRequest: Math.max(...results.map((r) => r.clientCpuMsPerRequest * r.requests)) / Math.max(1, requests),
         machineBusy: results[0]!.machineBusy,
