@@ -311,7 +311,7 @@ export function bareVerdicts(rows: Row[], bigScale: string): Verdict[] {
   const out: Verdict[] = [];
   const at = (scenario: string, target: string) =>
     rows.find((r) => r.scale === bigScale && r.scenario === scenario && r.target === target && r.mode === "saturated");
-  // The kernel's part beside the total: socket work and waking the load generator, the same for any server.
+  // The kernel's part beside the total: socket work and waking the load generator, about the same for any server.
   const cpu = (r: Row) =>
     r.cpuMsPerRequest === null
       ? "-"
