@@ -42,8 +42,11 @@ export type LoadResult = {
   machineBusy: number | null;
 };
 
+/** CPU milliseconds a process has used so far, in user code and in the kernel. */
+type CpuMs = { user: number; kernel: number };
+
 /** User and system CPU milliseconds of a process so far, from /proc (Linux; clock ticks of 10 ms). */
-function cpuMs(pid: number | undefined): { user: number; kernel: number } | null {
+function cpuMs(pid: number | undefined): CpuMs | null {
   if (pid === undefined) return null;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -121,7 +124,7 @@ export async function runLoad(
   const cpuAfter = cpuMs(options.pid);
   const [client, machineAfter] = [process.cpuUsage(clientBefore), machineCpu()];
   const total = result.requests.total;
-  const perRequest = (used: (after: { user: number; kernel: number }, before: { user: number; kernel: number }) => number) =>
+  const perRequest = (used: (after: CpuMs, before: CpuMs) => number) =>
     cpuBefore === null || cpuAfter === null || total === 0 ? null : used(cpuAfter, cpuBefore) / total;
   const unexpected =
     plan.expectStatus === undefined
