@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import postgres from "postgres";
 import { sessionTokenHash } from "../server/auth/hashed-session-tokens.js";
-import { bearerSessionToken } from "../server/auth/session.js";
+import { bearerSessionToken } from "../server/auth/session-token.js";
 import { evaluate, FLAG_KEY, flagsEtag, matchesEtag, targetingKeyOf } from "../server/ofrep/evaluation.js";
 import { STREAM_TOKEN_TTL_MS, streamToken } from "../server/ofrep/stream-token.js";
 import { serveForParent } from "./child.js";

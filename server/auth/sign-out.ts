@@ -11,25 +11,17 @@ import { addRouteHook, isAuthRoute } from "../http/route-hooks.js";
 import { wroteMemory } from "../memory/fence.js";
 import type { Auth } from "./better-auth.js";
 import { sessionTokenHash } from "./hashed-session-tokens.js";
-import { bearerSessionToken } from "./session.js";
+import { sessionTokenReader } from "./session-token.js";
 
 const SIGN_OUT_PATH = "/api/auth/sign-out";
-/** better-auth's session cookie, with or without the __Secure- prefix it takes on https. */
-const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=([^;]*)/;
-
-/** The session token of the request: the bearer token, or the signed session cookie (only signed). */
-function sessionToken(headers: { authorization?: string; cookie?: string }, secret: string): string | null {
-  const bearer = bearerSessionToken(headers.authorization, secret);
-  if (bearer) return bearer;
-  const cookie = SESSION_COOKIE.exec(headers.cookie ?? "")?.[1];
-  return cookie?.includes(".") ? bearerSessionToken(`Bearer ${cookie}`, secret) : null;
-}
 
 export function registerSignOut(app: FastifyInstance, auth: Auth, db: Db): void {
-  const secret = auth.options.secret ?? "";
+  const tokens = sessionTokenReader(auth.options.secret ?? "");
   addRouteHook(app, "preHandler", isAuthRoute, async (request) => {
     if (request.method !== "POST" || normalAuthPath(request.url)?.toLowerCase() !== SIGN_OUT_PATH) return;
-    const token = sessionToken(request.headers, secret);
+    // The bearer token, or the signed session cookie better-auth would read (only signed).
+    const { authorization, cookie } = request.headers;
+    const token = tokens.bearer(authorization) ?? tokens.cookie(cookie, (await auth.$context).authCookies.sessionToken.name);
     if (!token) return;
     await db.delete(sessions).where(eq(sessions.token, sessionTokenHash(token)));
     // This instance's memory refuses the session from the next request on, as after any write of its own.

@@ -6,6 +6,7 @@ import { sessions, users } from "../../db/schema/index.js";
 import { SESSION_LIFETIME } from "../../server/auth/better-auth.js";
 import { TEST_ORIGIN, useTestApp } from "../helpers/app.js";
 import { byHand } from "../helpers/memory.js";
+import { SESSION_COOKIE, signIn } from "../helpers/session-tokens.js";
 
 const t = useTestApp();
 const COUNT = "/api/notifications/unread-count";
@@ -57,6 +58,29 @@ describe("session lookup", () => {
     const tampered = `${token}.${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`;
     const refused = await t().app.inject({ method: "GET", url: COUNT, headers: { authorization: `Bearer ${tampered}` } });
     expect(refused.statusCode).toBe(401);
+  });
+
+  it("resolves the signed session cookie as a bearer token: one statement, better-auth not asked", async () => {
+    const user = await t().signUp();
+    const { cookie } = await signIn(t(), user.email);
+    t().db.queries.length = 0;
+    const res = await t().app.inject({ method: "GET", url: COUNT, headers: { cookie: `theme=dark; ${SESSION_COOKIE}=${cookie}` } });
+    expect(res.statusCode).toBe(200);
+    const authQueries = t().db.queries.filter((q) => q.includes('"sessions"') || q.includes('"users"'));
+    expect(authQueries).toHaveLength(1);
+    expect(authQueries[0]).toMatch(/^select .* from "sessions" inner join "users"/);
+  });
+
+  it("leaves a cookie it cannot read for certain to better-auth, which decides the same", async () => {
+    const user = await t().signUp();
+    const { cookie } = await signIn(t(), user.email);
+    const [token, signature] = decodeURIComponent(cookie).split(".") as [string, string];
+    const tampered = encodeURIComponent(`${token}.${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`);
+    const count = (header: string) => t().app.inject({ method: "GET", url: COUNT, headers: { cookie: header } });
+    expect((await count(`${SESSION_COOKIE}=${tampered}`)).statusCode).toBe(401);
+    // The name twice: better-auth takes the first.
+    expect((await count(`${SESSION_COOKIE}=${cookie}; ${SESSION_COOKIE}=${tampered}`)).statusCode).toBe(200);
+    expect((await count(`${SESSION_COOKIE}=${tampered}; ${SESSION_COOKIE}=${cookie}`)).statusCode).toBe(401);
   });
 
   it("lets better-auth extend a session that is due for its daily refresh", async () => {

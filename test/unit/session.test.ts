@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { SESSION_LIFETIME } from "../../server/auth/better-auth.js";
-import { bearerSessionToken, dueForRefresh } from "../../server/auth/session.js";
+import { dueForRefresh } from "../../server/auth/session.js";
+import { bearerSessionToken } from "../../server/auth/session-token.js";
 
 const SECRET = "unit-secret";
 const TOKEN = "AbCdEf0123456789";
