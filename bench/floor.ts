@@ -11,11 +11,12 @@ import { pathToFileURL } from "node:url";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import postgres from "postgres";
 import { sessionTokenHash } from "../server/auth/hashed-session-tokens.js";
-import { bearerSessionToken } from "../server/auth/session-token.js";
+import { bearerSessionToken, cookieSessionToken } from "../server/auth/session-token.js";
 import { evaluate, FLAG_KEY, flagsEtag, matchesEtag, targetingKeyOf } from "../server/ofrep/evaluation.js";
 import { STREAM_TOKEN_TTL_MS, streamToken } from "../server/ofrep/stream-token.js";
 import { serveForParent } from "./child.js";
 import { floorIngest } from "./floor-ingest.js";
+import { SESSION_COOKIE } from "./scenarios.js";
 
 type Caller = { id: string; name: string; email: string; role: string };
 
@@ -146,7 +147,9 @@ export function buildFloor(options: { databaseUrl: string; poolSize: number; aut
 
   async function caller(request: FastifyRequest, reply: FastifyReply): Promise<Caller | null> {
     // The header parsing is the product's own pure function: the same rules, no I/O.
-    const token = bearerSessionToken(request.headers.authorization, options.authSecret);
+    const token =
+      bearerSessionToken(request.headers.authorization, options.authSecret) ??
+      cookieSessionToken(request.headers.cookie, SESSION_COOKIE, options.authSecret);
     // The table holds each token's SHA-256 (server/auth/hashed-session-tokens.ts), so the floor hashes too.
     const [user] = token ? await run<Caller>(FLOOR_SQL.session, [sessionTokenHash(token)]) : [];
     if (!user) {

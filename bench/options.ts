@@ -70,6 +70,7 @@ const USAGE = `npm run bench -- [options]
   --rate=R              requests/s of the paced latency runs of list and unread-count (default 50)
   --rows=N              notifications in the big dataset (default 1000000; env BENCH_ROWS)
   --only=a,b            run only these scenarios (list, list-category, list-search, unread-count,
+                        unread-count-cookie (the session cookie, as a browser sends it),
                         mark-read, pro-status, ofrep-eval, ofrep-bulk, ofrep-bulk-304,
                         cohort-activation, push-fanout, layers,
                         pglite-memory (npm start on PGlite: RSS when ready),

@@ -7,8 +7,8 @@ import { type ActivationResult, measureCohortActivation, measurePushFanOut, type
 import { type LoadResult, probe, runLoad } from "./load.js";
 import { bulkEvaluations } from "./ofrep-client.js";
 import { median, type Row, roundRatios } from "./report.js";
-import { floorEnv, label, live, log, options, productEnv, profileDir, wanted } from "./run-context.js";
-import { buildScenarios, DEFAULT_TARGETS, type Scenario, type TargetKind } from "./scenarios.js";
+import { floorEnv, label, live, log, options, productEnv, profileDir, secret, wanted } from "./run-context.js";
+import { buildScenarios, DEFAULT_TARGETS, type Scenario, sessionCookieHeader, type TargetKind } from "./scenarios.js";
 import { analyzeAll, hotNotificationIds, type Seeded, seedNotifications } from "./seed.js";
 import { type RunningServer, startServer } from "./servers.js";
 
@@ -104,6 +104,7 @@ export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal:
     }
     const scenarios = buildScenarios({
       hotToken: seeded.hot.token,
+      hotCookie: sessionCookieHeader(seeded.hot.token, secret),
       adminToken: seeded.admin.token,
       notificationIds: ids,
       proIds: seeded.proIds,

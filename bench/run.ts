@@ -84,7 +84,18 @@ async function main() {
     db,
     seeded,
     options.rows,
-    ["list", "list-category", "list-search", "unread-count", "pro-status", "ofrep-eval", "ofrep-bulk", "ofrep-bulk-304", "mark-read"],
+    [
+      "list",
+      "list-category",
+      "list-search",
+      "unread-count",
+      "unread-count-cookie",
+      "pro-status",
+      "ofrep-eval",
+      "ofrep-bulk",
+      "ofrep-bulk-304",
+      "mark-read",
+    ],
     rows,
   );
   explains.push({ scale: big.scale, text: big.explainText });

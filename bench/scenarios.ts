@@ -1,7 +1,15 @@
 // The HTTP scenarios: for each, the request every target gets (product REST, product tRPC, floor; the
 // OFREP scenarios: product OFREP, floor) and a check of one answer, so that a broken route or a wrong token
 // fails the run instead of measuring errors.
+import { createHmac } from "node:crypto";
 import type { RequestPlan } from "./load.js";
+
+/** better-auth's session cookie on plain http (the bench's servers), which the floor reads too. */
+export const SESSION_COOKIE = "better-auth.session_token";
+
+/** The Cookie header a browser sends for this session: the token signed as better-auth signs it, URL-encoded. */
+export const sessionCookieHeader = (token: string, secret: string) =>
+  `${SESSION_COOKIE}=${encodeURIComponent(`${token}.${createHmac("sha256", secret).update(token).digest("base64")}`)}`;
 
 /** bare: Fastify alone with constant answers (bench/bare.ts), the ceiling of the from-memory reads. */
 export type TargetKind = "rest" | "trpc" | "ofrep" | "floor" | "bare";
@@ -29,6 +37,8 @@ export type ScenarioInputs = {
   adminToken: string;
   notificationIds: string[];
   proIds: string[];
+  /** The hot user's session as a browser sends it (Cookie header), for unread-count-cookie; left out without it. */
+  hotCookie?: string;
   /** The seeded service API key (X-API-Key of the OFREP scenarios). */
   apiKey: string;
   /** The ETag the product's bulk evaluation gives each pro of proIds (same order), for ofrep-bulk-304. */
@@ -50,6 +60,12 @@ function unwrapAny(target: TargetKind, status: number, body: unknown): unknown {
     return b.result.data.json;
   }
   return body;
+}
+
+function unreadCountOf(target: TargetKind, status: number, body: unknown): unknown {
+  const data = unwrapAny(target, status, body) as { count?: unknown };
+  if (typeof data?.count !== "number") throw new Error(`expected {count}, got ${JSON.stringify(data)}`);
+  return data;
 }
 
 function listScenario(name: string, title: string, query: Record<string, string>, inputs: ScenarioInputs): Scenario {
@@ -162,7 +178,7 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
   const admin = { authorization: `Bearer ${inputs.adminToken}` };
   const ids = inputs.notificationIds;
   const pros = inputs.proIds;
-  return [
+  const scenarios: Scenario[] = [
     listScenario("list", "GET /api/notifications?page=1&limit=30 (hot user, 10,000 notifications)", {}, inputs),
     listScenario("list-category", "the same with category=billing", { category: "billing" }, inputs),
     listScenario("list-search", "the same with search=refund (5 % of rows match)", { search: "refund" }, inputs),
@@ -175,11 +191,15 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
         target === "trpc"
           ? { method: "GET", path: "/trpc/notifications.unreadCount", headers: hot }
           : { method: "GET", path: "/api/notifications/unread-count", headers: hot },
-      unwrap(target, status, body) {
-        const data = unwrapAny(target, status, body) as { count?: unknown };
-        if (typeof data?.count !== "number") throw new Error(`expected {count}, got ${JSON.stringify(data)}`);
-        return data;
-      },
+      unwrap: unreadCountOf,
+    },
+    {
+      name: "unread-count-cookie",
+      title: "the same with the session cookie a browser sends (the console), REST",
+      read: true,
+      targets: ["floor", "rest"],
+      plan: () => ({ method: "GET", path: "/api/notifications/unread-count", headers: { cookie: inputs.hotCookie ?? "" } }),
+      unwrap: unreadCountOf,
     },
     {
       name: "pro-status",
@@ -227,4 +247,5 @@ export function buildScenarios(inputs: ScenarioInputs): Scenario[] {
     },
     ...ofrepScenarios(inputs),
   ];
+  return scenarios.filter((s) => s.name !== "unread-count-cookie" || inputs.hotCookie);
 }
