@@ -79,8 +79,13 @@ export function cookieSessionToken(header: string | undefined, name: string, sec
   return value ? signedCookieToken(value, secret) : null;
 }
 
-/** How many checked header values a reader keeps: ~2 MB at most, about one per signed-in client. */
+/** How many checked header values a reader keeps, about one per signed-in client. */
 export const REMEMBERED_VALUES = 10_000;
+/**
+ * The longest value it keeps (a signed token is ~80 characters): blanks and %-escapes make endless spellings
+ * of one good value, and the record stays under ~3 MB however a caller spells theirs.
+ */
+export const REMEMBERED_LENGTH = 256;
 
 /**
  * Reads tokens with `secret`, remembering each signed value it found good: its HMAC is ~5 µs, more than a
@@ -93,7 +98,7 @@ export function sessionTokenReader(secret: string) {
     const known = good.get(key);
     if (known !== undefined) return known;
     const token = read();
-    if (token !== null) {
+    if (token !== null && key.length <= REMEMBERED_LENGTH) {
       if (good.size >= REMEMBERED_VALUES) good.clear();
       good.set(key, token);
     }
@@ -112,5 +117,3 @@ export function sessionTokenReader(secret: string) {
     },
   };
 }
-
-export type SessionTokenReader = ReturnType<typeof sessionTokenReader>;

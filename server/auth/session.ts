@@ -85,8 +85,8 @@ export const answerableSession = (session: SessionInfo, now = Date.now()) =>
   session.expiresAt.getTime() > now && (Boolean(session.impersonatedBy) || !dueForRefresh(session.expiresAt, now));
 
 /**
- * Resolves a request's caller: null when it has no session, or a bad or expired one. With `memory`, a bearer
- * token's session is answered from it while it can vouch for it (server/memory/identity.ts).
+ * Resolves a request's caller: null when it has no session, or a bad or expired one. With `memory`, the session
+ * of a bearer token or session cookie is answered from it while it can vouch for it (server/memory/identity.ts).
  */
 export function sessionResolver(auth: Auth, db: Db, memory?: IdentityMemory) {
   // Signed tokens are checked with the secret better-auth signs them with.
@@ -96,9 +96,13 @@ export function sessionResolver(auth: Auth, db: Db, memory?: IdentityMemory) {
   async function lookUp(request: FastifyRequest): Promise<ResolvedSession> {
     const { authorization, cookie } = request.headers;
     if (!authorization && !cookie) return null;
-    // The cookie only without an Authorization header: with one, better-auth's bearer plugin decides which counts.
-    cookieName ??= authorization ? undefined : (await auth.$context).authCookies.sessionToken.name;
-    const token = authorization ? tokens.bearer(authorization) : tokens.cookie(cookie, cookieName!);
+    let token: string | null;
+    if (authorization) token = tokens.bearer(authorization);
+    else {
+      // The cookie only without an Authorization header: with one, better-auth's bearer plugin decides which counts.
+      cookieName ??= (await auth.$context).authCookies.sessionToken.name;
+      token = tokens.cookie(cookie, cookieName);
+    }
     if (token) {
       const remembered = recalled(memory, memory?.sessions, token, "session");
       if (remembered) return remembered;

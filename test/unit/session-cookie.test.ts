@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { parseCookies } from "better-call";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cookieSessionToken, REMEMBERED_VALUES, sessionTokenReader } from "../../server/auth/session-token.js";
+import { cookieSessionToken, REMEMBERED_LENGTH, REMEMBERED_VALUES, sessionTokenReader } from "../../server/auth/session-token.js";
 
 const SECRET = "unit-secret";
 const NAME = "better-auth.session_token";
@@ -118,6 +118,18 @@ describe("sessionTokenReader remembers the values it found good, and only those"
     for (let i = 0; i <= REMEMBERED_VALUES; i++) expect(reader.cookie(cookieOf(`t${i}`), NAME)).toBe(`t${i}`);
     expect(reader.cookie(cookieOf("t0"), NAME)).toBe("t0");
     expect(reader.cookie(cookieOf(`t${REMEMBERED_VALUES}`), NAME)).toBe(`t${REMEMBERED_VALUES}`);
+  });
+
+  it("answers a good value spelled longer than it keeps, padded or %-escaped, every time", () => {
+    const reader = sessionTokenReader(SECRET);
+    const token = "AbCdEf0123456789AbCdEf0123456789"; // 32 characters, as better-auth makes them
+    const padded = `Bearer ${" ".repeat(REMEMBERED_LENGTH)}${encodeURIComponent(signed(token))}`;
+    const escaped = `${NAME}=${[...signed(token)].map((c) => `%${c.charCodeAt(0).toString(16)}`).join("")}`;
+    expect(escaped.length).toBeGreaterThan(REMEMBERED_LENGTH);
+    for (let i = 0; i < 2; i++) {
+      expect(reader.bearer(padded)).toBe(token);
+      expect(reader.cookie(escaped, NAME)).toBe(token);
+    }
   });
 
   it("does not take a reader's values for another secret's", () => {
