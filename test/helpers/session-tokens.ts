@@ -34,5 +34,11 @@ export async function signIn(app: TestApp, email: string): Promise<SignedIn> {
   return { token: (res.json() as { token: string }).token, header: String(res.headers["set-auth-token"]), cookie };
 }
 
+/** A signed value (`token.signature`, maybe URL-encoded) with its signature's first character changed, URL-encoded. */
+export function withTamperedSignature(value: string): string {
+  const [token, signature] = decodeURIComponent(value).split(".") as [string, string];
+  return encodeURIComponent(`${token}.${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`);
+}
+
 /** The token inside a session cookie's value or set-auth-token (`token.signature`, maybe URL-encoded). */
 export const tokenOfCookie = (value: string) => decodeURIComponent(value).split(".")[0]!;
