@@ -81,6 +81,16 @@ describe("session lookup", () => {
     expect((await count(`${SESSION_COOKIE}=${tampered}; ${SESSION_COOKIE}=${cookie}`)).statusCode).toBe(401);
   });
 
+  it("refuses the session cookie from the request after its sign-out, though memory had answered it", async () => {
+    const user = await t().signUp();
+    const { cookie } = await signIn(t(), user.email);
+    const header = { cookie: `${SESSION_COOKIE}=${cookie}` };
+    for (let i = 0; i < 2; i++) expect((await t().app.inject({ method: "GET", url: COUNT, headers: header })).statusCode).toBe(200);
+    const out = await t().app.inject({ method: "POST", url: "/api/auth/sign-out", headers: { ...header, origin: TEST_ORIGIN } });
+    expect(out.statusCode).toBe(200);
+    expect((await t().app.inject({ method: "GET", url: COUNT, headers: header })).statusCode).toBe(401);
+  });
+
   it("lets better-auth extend a session that is due for its daily refresh", async () => {
     const user = await t().signUp();
     const soon = new Date(Date.now() + 60 * 60 * 1000);
