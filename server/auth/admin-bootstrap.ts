@@ -7,7 +7,7 @@ import type { Db } from "../../db/client.js";
 import { users } from "../../db/schema/index.js";
 import { recordAudit } from "../audit/record.js";
 import { type BootstrapAdmin, ConfigError } from "../config.js";
-import type { Auth } from "./better-auth.js";
+import { type Auth, callAuth } from "./better-auth.js";
 
 export type BootstrapOutcome = {
   userId: string;
@@ -34,9 +34,9 @@ export async function ensureBootstrapAdmin(db: Db, auth: Auth, admin: BootstrapA
   let existing = await findAccount(db, admin.email);
   if (!existing) {
     try {
-      const { user } = await auth.api.createUser({
-        body: { email: admin.email, password: admin.password, name: admin.name, role: "admin" },
-      });
+      const { user } = await callAuth(() =>
+        auth.api.createUser({ body: { email: admin.email, password: admin.password, name: admin.name, role: "admin" } }),
+      );
       // The first event of the trail: the admin made itself. better-auth writes the account in a
       // transaction of its own, so the event follows it.
       const after = { id: user.id, email: admin.email, name: admin.name, role: "admin" };

@@ -1,5 +1,10 @@
 // better-auth on the service's own database, and its mount at /api/auth/* on Fastify.
 import { STATUS_CODES } from "node:http";
+import {
+  getCurrentAuthContextAsyncLocalStorage,
+  getCurrentDBAdapterAsyncLocalStorage,
+  getRequestStateAsyncLocalStorage,
+} from "@better-auth/core/context";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { createAuthMiddleware } from "better-auth/api";
@@ -8,6 +13,7 @@ import { admin, bearer } from "better-auth/plugins";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Db } from "../../db/client.js";
 import { accounts, sessions, users, verifications } from "../../db/schema/index.js";
+import { inAsyncContext, quietWhenIdle } from "../http/async-context.js";
 import { isProgramCall } from "../http/trusted-writes.js";
 import { hashedSessionTokens, revokeOtherSessionsById } from "./hashed-session-tokens.js";
 
@@ -81,6 +87,25 @@ export function createAuth(options: AuthOptions) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
+// better-auth's three AsyncLocalStorages (one process-wide set, whatever the instance), off between its
+// calls (server/http/async-context.ts). The endpoint context's getter is marked deprecated for reading the
+// context, not for this.
+const storagesQuietWhenIdle = Promise.all([
+  getRequestStateAsyncLocalStorage(),
+  getCurrentAuthContextAsyncLocalStorage(),
+  getCurrentDBAdapterAsyncLocalStorage(),
+]).then((storages) => quietWhenIdle(...storages));
+
+/**
+ * Every call into better-auth goes through here (its handler and `auth.api`): the storages it runs in are
+ * switched off again once no call is running.
+ */
+export const callAuth = <T>(call: () => Promise<T>): Promise<T> =>
+  inAsyncContext(async () => {
+    await storagesQuietWhenIdle;
+    return call();
+  });
+
 /** Hands every /api/auth/* request to better-auth as a web Request. */
 export function mountAuth(app: FastifyInstance, auth: Auth): void {
   const baseUrl = typeof auth.options.baseURL === "string" ? auth.options.baseURL : "http://localhost";
@@ -98,7 +123,10 @@ export function mountAuth(app: FastifyInstance, auth: Auth): void {
       // A program's call (Node's fetch sends Sec-Fetch-Mode and no Origin) reaches better-auth as curl's does;
       // anything a browser sends keeps better-auth's origin check (docs/api.md#browsers).
       if (isProgramCall(request.headers)) for (const name of ["sec-fetch-mode", "sec-fetch-dest", "sec-fetch-user"]) headers.delete(name);
-      const response = await auth.handler(new Request(url, { method: request.method, headers, body }));
+      const { response, text } = await callAuth(async () => {
+        const answer = await auth.handler(new Request(url, { method: request.method, headers, body }));
+        return { response: answer, text: answer.body ? await answer.text() : null };
+      });
       reply.status(response.status);
       response.headers.forEach((value, key) => {
         if (key !== "set-cookie") reply.header(key, value);
@@ -106,7 +134,6 @@ export function mountAuth(app: FastifyInstance, auth: Auth): void {
       // Several cookies may be set; Headers joins them, getSetCookie keeps them apart.
       const cookies = response.headers.getSetCookie();
       if (cookies.length) reply.header("set-cookie", cookies);
-      const text = response.body ? await response.text() : null;
       if (response.status >= 400 && response.status < 500 && (!text || text === "null")) return sendEmptyRefusal(reply, response.status);
       return reply.send(text);
     },

@@ -15,7 +15,7 @@ import { isActingAdmin, type ResolvedSession, type SessionInfo, type SessionUser
 import { sessions, users } from "../../db/schema/index.js";
 import { recalled } from "../memory/feed.js";
 import type { IdentityMemory } from "../memory/identity.js";
-import { type Auth, SESSION_LIFETIME } from "./better-auth.js";
+import { type Auth, callAuth, SESSION_LIFETIME } from "./better-auth.js";
 import { sessionTokenHash } from "./hashed-session-tokens.js";
 import { sessionTokenReader } from "./session-token.js";
 
@@ -56,7 +56,7 @@ async function impersonatingAdmin(db: Db, adminId: string): Promise<{ id: string
 }
 
 async function viaBetterAuth(auth: Auth, db: Db, request: FastifyRequest): Promise<ResolvedSession> {
-  const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+  const found = await callAuth(() => auth.api.getSession({ headers: fromNodeHeaders(request.headers) }));
   if (!found) return null;
   const { user, session } = found;
   const impersonatedBy = session.impersonatedBy ? await impersonatingAdmin(db, session.impersonatedBy) : null;

@@ -4,11 +4,13 @@
 // waited for a second connection until its deadline (issue Y, finding 3). Such routes are keyed outside a
 // transaction instead (KeyedOutside); this refuses, loudly, any that was missed.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { inAsyncContext, quietWhenIdle } from "./async-context.js";
 
 const keyed = new AsyncLocalStorage<true>();
+quietWhenIdle(keyed);
 
 /** Runs `run` as a keyed request's transaction. */
-export const inKeyedTransaction = <T>(run: () => Promise<T>): Promise<T> => keyed.run(true, run);
+export const inKeyedTransaction = <T>(run: () => Promise<T>): Promise<T> => inAsyncContext(() => keyed.run(true, run));
 
 /** Throws when called inside a keyed request's transaction: `what` needs the network or a second connection. */
 export function refuseInKeyedTransaction(what: string): void {

@@ -8,6 +8,7 @@
 // heartbeat or a count read can still see the old value and vouch for it. A keyed request's procedure runs
 // inside one transaction (server/rest/idempotency.ts), so there they wait for it to settle (afterSettling).
 import { AsyncLocalStorage } from "node:async_hooks";
+import { inAsyncContext, quietWhenIdle } from "../http/async-context.js";
 import type { MemoryFeed } from "./feed.js";
 
 const feeds = new Set<MemoryFeed>();
@@ -19,6 +20,7 @@ export function fenceOnWrites(feed: MemoryFeed): () => void {
 }
 
 const deferred = new AsyncLocalStorage<Array<() => void>>();
+quietWhenIdle(deferred);
 
 /**
  * Runs `run` (a transaction whose COMMIT is its last step); what memory must learn of the writes made in it
@@ -27,7 +29,7 @@ const deferred = new AsyncLocalStorage<Array<() => void>>();
 export async function afterSettling<T>(run: () => Promise<T>): Promise<T> {
   const effects: Array<() => void> = [];
   try {
-    return await deferred.run(effects, run);
+    return await inAsyncContext(() => deferred.run(effects, run));
   } finally {
     for (const effect of effects) effect();
   }
