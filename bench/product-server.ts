@@ -23,6 +23,11 @@ const logger = level
   : false;
 const { app, handle } = await openService(loadConfig(process.env), { logger });
 const address = await app.listen({ host: "127.0.0.1", port: 0 });
+// As in production, where someone has signed in before the hot reads: one call through better-auth, whose
+// AsyncLocalStorages, once run, made every later promise of the process pay hooks (issue AE). The bench's
+// sessions are made without the product server, which otherwise never ran them.
+const session = await fetch(`${address}/api/auth/get-session`);
+if (!session.ok) throw new Error(`better-auth's get-session answered ${session.status}`);
 serveForParent("product", address, async () => {
   await app.close();
   await handle.close();
