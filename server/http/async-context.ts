@@ -1,10 +1,7 @@
-// AsyncLocalStorage switched off while nothing uses it. On Node 20, once any AsyncLocalStorage has run,
-// every promise the process makes pays a hook per enabled storage (~0.1 µs each, so ~20 µs on a read from
-// memory with better-auth's three and our two): after the first sign-in, every request was ~20 % slower
-// than the bench had measured (BENCHMARKS.md, issue AE). The storages are used only inside a better-auth
-// call or a keyed request's transaction, so each such use is counted here, and when the last one ends
-// every registered storage is disabled; its next run() enables it again. docs/machinery.md says when this
-// can go (Node 24 propagates context without these hooks).
+// AsyncLocalStorages switched off while nothing uses them. On Node 20, once one has run, every promise the
+// process makes pays a hook per enabled storage, and better-auth's three stayed on after the first sign-in:
+// every later request paid them (docs/machinery.md, BENCHMARKS.md issue AE). Each use is counted here, and
+// when the last one ends every registered storage is disabled; its next run() enables it again.
 import type { AsyncLocalStorage } from "node:async_hooks";
 
 const storages = new Set<AsyncLocalStorage<unknown>>();
