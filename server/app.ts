@@ -110,7 +110,7 @@ const KEYED_OUTSIDE_TRANSACTION: Readonly<Record<string, KeyedOutside>> = {
   "POST /api/notifications/subscriptions": {},
 };
 /** Route templates in each request's log lines and metrics; a tRPC call's label is one of the procedures. */
-const requests = requestObserver({ route: `${TRPC_PREFIX}/:path`, procedures: new Set(Object.keys(appRouter._def.procedures)) });
+const requests = requestObserver(`${TRPC_PREFIX}/:path`, Object.keys(appRouter._def.procedures));
 
 /**
  * TRUST_PROXY as Fastify's trustProxy. Fastify 5 treats a bare number as "trust nothing", so a hop count is

@@ -246,21 +246,26 @@ export const dbMetrics: DbObserver = (kind) => {
 /** The route label of requests no route matched (404s, malformed URLs): one series, whatever the URL. */
 export const UNMATCHED_ROUTE = "unmatched";
 
+/** The tRPC door's route template and each procedure's label, made once: a label built per request cost a copy and a hash of it. */
+export type TrpcRoutes = { route: string; labels: ReadonlyMap<string, string> };
+
+export const trpcRoutes = (route: string, procedures: Iterable<string>): TrpcRoutes => ({
+  route,
+  labels: new Map([...procedures].map((path) => [path, `trpc:${path}`])),
+});
+
 /**
  * The `route` label of a request: its route's template, never the raw URL. A tRPC call is labelled by its
- * procedure, `trpc:<path>`, when that is one of `procedures`; a batch of several is `trpc:batch` and a name
- * no procedure has is `trpc:unknown`, so no caller can make up new series.
+ * procedure, `trpc:<path>`, when that is one of the door's procedures; a batch of several is `trpc:batch`
+ * and a name no procedure has is `trpc:unknown`, so no caller can make up new series.
  */
-export function routeLabel(
-  template: string | undefined,
-  params: unknown,
-  trpc: { route: string; procedures: ReadonlySet<string> },
-): string {
+export function routeLabel(template: string | undefined, params: unknown, trpc: TrpcRoutes): string {
   if (template === undefined) return UNMATCHED_ROUTE;
   if (template !== trpc.route) return template;
   const path = (params as { path?: unknown } | undefined)?.path;
-  if (typeof path === "string" && path.includes(",")) return "trpc:batch";
-  return typeof path === "string" && trpc.procedures.has(path) ? `trpc:${path}` : "trpc:unknown";
+  if (typeof path !== "string") return "trpc:unknown";
+  if (path.includes(",")) return "trpc:batch";
+  return trpc.labels.get(path) ?? "trpc:unknown";
 }
 
 let defaultMetricsOn = false;

@@ -7,7 +7,7 @@
 // evaluation's CPU with logging on (issue AE); `both` keeps them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { addHookPerRoute } from "../http/route-hooks.js";
-import { httpRequestSeries, routeLabel, UNMATCHED_ROUTE } from "./metrics.js";
+import { httpRequestSeries, routeLabel, trpcRoutes, UNMATCHED_ROUTE } from "./metrics.js";
 
 type ChildLoggerFactory = FastifyInstance["childLoggerFactory"];
 
@@ -23,7 +23,9 @@ const withRoute =
 /** LOG_REQUESTS (server/config.ts): which answered requests get their one info line. */
 export type RequestLogMode = "completed" | "both" | "errors";
 
-export function requestObserver(trpc: Parameters<typeof routeLabel>[2]) {
+/** `trpcRoute`: the tRPC door's route template, whose calls are labelled by their procedure (routeLabel). */
+export function requestObserver(trpcRoute: string, procedures: Iterable<string>) {
+  const trpc = trpcRoutes(trpcRoute, procedures);
   // The mode comes with each call: apps of one process (tests) share this observer and may log differently.
   const answered = (request: FastifyRequest, reply: FastifyReply, template: string | undefined, mode: RequestLogMode = "completed") => {
     httpRequestSeries.record(request.method, routeLabel(template, request.params, trpc), reply.statusCode, reply.elapsedTime / 1000);

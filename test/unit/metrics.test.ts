@@ -5,10 +5,11 @@ import {
   routeLabel,
   startMetricsServer,
   streamOpened,
+  trpcRoutes,
 } from "../../server/observability/metrics.js";
 
 describe("routeLabel: a request's route label", () => {
-  const trpc = { route: "/trpc/:path", procedures: new Set(["notifications.list", "restriction.getProStatus"]) };
+  const trpc = trpcRoutes("/trpc/:path", ["notifications.list", "restriction.getProStatus"]);
 
   it("is the route's template, never the URL", () => {
     expect(routeLabel("/api/admin/restriction/:proId", { proId: "pro-123" }, trpc)).toBe("/api/admin/restriction/:proId");
