@@ -8,9 +8,10 @@ export type BenchOptions = {
   duration: number;
   warmup: number;
   /**
-   * Rounds of each scenario measured against bare (the from-memory reads): every round runs each product door
-   * and bare once, back to back, and a ratio is the median of the rounds' own ratios, so a machine that speeds
-   * up or slows down between windows moves both sides of a ratio alike.
+   * Rounds of each saturated scenario: every round runs each target once, back to back, in a turned order (the
+   * floor runs once before the from-memory reads, which are measured against bare), and a ratio is the median
+   * of the rounds' own ratios, so a machine that speeds up or slows down between windows moves both sides of a
+   * ratio alike.
    */
   rounds: number;
   /** Concurrent HTTP connections autocannon keeps open; also the product's and floor's pool size. */
@@ -64,7 +65,7 @@ const USAGE = `npm run bench -- [options]
                         streams: 1,000 streams and 100 changes; propagation: 50, 10 and 5 changes
   --duration=S          seconds per measured run (default 10; env BENCH_DURATION)
   --warmup=S            seconds of discarded warm-up before each run (default 2)
-  --rounds=N            rounds of the scenarios measured against bare, each door and bare back to back;
+  --rounds=N            rounds of each saturated scenario, its targets back to back in a turned order;
                         a ratio is the median of the rounds' (default 3, 1 with --quick; env BENCH_ROUNDS)
   --connections=N       autocannon connections (default 10; env BENCH_CONNECTIONS)
   --rate=R              requests/s of the paced latency runs of list and unread-count (default 50)

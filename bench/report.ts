@@ -40,14 +40,14 @@ export function pairedRatio(a: Row, b: Row): { ratio: number; rounds: number[] }
 }
 
 /** A ratio and what it was made of: the rounds' own ratios and the median req/s of each side, or the two windows. */
-const ratioDetail = (ratio: number, rounds: number[], a: Row, b: Row) =>
+export const ratioDetail = (ratio: number, rounds: number[], a: Row, b: Row) =>
   rounds.length > 1
     ? `${fmt(ratio, 2)}×, the median of ${rounds.length} rounds' ratios (${rounds.map((r) => fmt(r, 2)).join(", ")}); median req/s ${fmt(a.rps, 0)} vs ${fmt(b.rps, 0)}`
     : `${fmt(a.rps, 0)} vs ${fmt(b.rps, 0)} req/s = ${fmt(ratio, 2)}×`;
 
 export type Verdict = { target: string; met: boolean; detail: string };
 
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
+export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
 
 export function table(rows: Row[], baseline: Baseline | null = null): string {
   const header = [
@@ -300,60 +300,4 @@ export function countsVerdict(explained: { label: string; indexes: string[]; seq
     met: unreadOk && listsOk,
     detail: [unread, ...lists].map(describe).join("; "),
   };
-}
-
-/**
- * Issue AE's targets: the reads served from memory against the bare ceiling (Fastify alone, bench/bare.ts) in
- * the same run, tRPC against REST on each, and the list against the floor on both doors. The floor stays the
- * yardstick for what touches the database; for what does not, the framework's own ceiling is.
- */
-export function bareVerdicts(rows: Row[], bigScale: string): Verdict[] {
-  const out: Verdict[] = [];
-  const at = (scenario: string, target: string) =>
-    rows.find((r) => r.scale === bigScale && r.scenario === scenario && r.target === target && r.mode === "saturated");
-  // The kernel's part beside the total: socket work and waking the load generator, about the same for any server.
-  const cpu = (r: Row) =>
-    r.cpuMsPerRequest === null
-      ? "-"
-      : `${fmt(r.cpuMsPerRequest * 1000, 0)} µs${r.kernelMsPerRequest == null ? "" : ` (kernel ${fmt(r.kernelMsPerRequest * 1000, 0)})`}`;
-  const ceilings: [scenario: string, target: string, min: number][] = [
-    ["ofrep-eval", "product OFREP", 0.7],
-    ["ofrep-bulk-304", "product OFREP", 0.7],
-    ["pro-status", "product REST", 0.7],
-    ["unread-count", "product REST", 0.6],
-  ];
-  for (const [scenario, target, min] of ceilings) {
-    const product = at(scenario, target);
-    const bare = at(scenario, "bare");
-    if (!product || !bare) continue;
-    const { ratio, rounds } = pairedRatio(product, bare);
-    out.push({
-      target: `${scenario} (${target}) req/s ≥ ${min}× bare at ${bigScale} rows (saturated)`,
-      met: ratio >= min && product.errors === 0,
-      detail: `${ratioDetail(ratio, rounds, product, bare)}; server CPU ${cpu(product)} vs bare ${cpu(bare)} a request${product.ratio === null ? "" : `; ${fmt(product.ratio, 2)}× the floor`}`,
-    });
-  }
-  for (const scenario of ["pro-status", "unread-count"]) {
-    const rest = at(scenario, "product REST");
-    const trpc = at(scenario, "product tRPC");
-    if (!rest || !trpc) continue;
-    const { ratio, rounds } = pairedRatio(trpc, rest);
-    out.push({
-      target: `${scenario}: tRPC req/s ≥ 0.85× REST's at ${bigScale} rows (saturated)`,
-      met: ratio >= 0.85,
-      detail: `${ratioDetail(ratio, rounds, trpc, rest)}; server CPU ${cpu(trpc)} vs ${cpu(rest)}`,
-    });
-  }
-  const list = ["product REST", "product tRPC"].flatMap((target) => {
-    const r = at("list", target);
-    return r && r.ratio !== null ? [{ target, ratio: r.ratio }] : [];
-  });
-  if (list.length) {
-    out.push({
-      target: `list req/s ≥ 1.0× the floor's on both doors at ${bigScale} rows (saturated)`,
-      met: list.length === 2 && list.every((l) => l.ratio >= 1),
-      detail: list.map((l) => `${l.target} ${fmt(l.ratio, 2)}×`).join(", "),
-    });
-  }
-  return out;
 }

@@ -59,6 +59,9 @@ async function stopTargets(targets: Target[]) {
 }
 
 /** The targets a scenario runs on, the floor first. */
+/** `items` begun at the `round`-th: each round of a scenario runs its targets in a turned order. */
+const turned = <T>(items: readonly T[], round: number) => items.map((_, i) => items[(i + round) % items.length]!);
+
 const targetsOf = (scenario: Scenario, targets: Target[]) => targets.filter((t) => (scenario.targets ?? DEFAULT_TARGETS).includes(t.kind));
 
 /**
@@ -126,36 +129,53 @@ export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal:
         read: scenario.read,
         ...more,
       });
-      const floor = targetsOf(scenario, targets).find((t) => t.kind === "floor");
+      // Rounds of the targets back to back, each round in a turned order so that a drift (the machine,
+      // PostgreSQL's caches, the rows mark-read rewrites) does not always fall on the same target. A ratio is
+      // the median of the rounds' own: against bare where the scenario has it (the floor then runs once),
+      // else against the floor.
+      const all = targetsOf(scenario, targets);
+      const againstBare = all.some((t) => t.kind === "bare");
+      const floor = all.find((t) => t.kind === "floor");
       let floorRps: number | null = null;
-      if (floor) {
+      if (floor && againstBare) {
         const result = await saturated(floor);
         floorRps = result.rps;
         rows.push(row(floor, result, null));
         report(scale, scenario.name, floor.label, result, null);
       }
-      // Against bare, rounds of every door and bare back to back (bare first, as targets are listed).
-      const others = targetsOf(scenario, targets).filter((t) => t.kind !== "floor");
-      const rounds = others.some((t) => t.kind === "bare") ? options.rounds : 1;
-      const results = new Map<Target, LoadResult[]>(others.map((t) => [t, []]));
+      const inRounds = againstBare ? all.filter((t) => t.kind !== "floor") : all;
+      const rounds = inRounds.length > 1 ? options.rounds : 1;
+      const results = new Map<Target, LoadResult[]>(inRounds.map((t) => [t, []]));
       for (let round = 0; round < rounds; round++) {
-        let bareRps: number | null = null;
-        for (const target of others) {
-          const result = await saturated(target);
-          results.get(target)!.push(result);
-          if (target.kind === "bare") bareRps = result.rps;
-          const bareRatio = target.kind === "bare" || !bareRps ? null : result.rps / bareRps;
+        for (const target of turned(inRounds, round)) results.get(target)!.push(await saturated(target));
+        const of = (kind: TargetKind) => [...results].find(([t]) => t.kind === kind)?.[1][round]?.rps ?? null;
+        const bareRps = of("bare");
+        const roundFloorRps = floorRps ?? of("floor");
+        for (const [target, measured] of results) {
+          const result = measured[round]!;
           const name = rounds > 1 ? `${scenario.name} #${round + 1}` : scenario.name;
-          report(scale, name, target.label, result, floorRps ? result.rps / floorRps : null, bareRatio);
+          const perFloor = target.kind === "floor" || !roundFloorRps ? null : result.rps / roundFloorRps;
+          const perBare = target.kind === "bare" || !bareRps ? null : result.rps / bareRps;
+          report(scale, name, target.label, result, perFloor, perBare);
         }
       }
-      const bareRounds = [...results].find(([t]) => t.kind === "bare")?.[1].map((r) => r.rps);
+      const roundsOf = (kind: TargetKind) => [...results].find(([t]) => t.kind === kind)?.[1].map((r) => r.rps);
+      const bareRounds = roundsOf("bare");
+      const floorRounds = roundsOf("floor");
       for (const [target, measured] of results) {
         // The round of median throughput stands for the target; its ratios are the medians of the rounds'.
         const roundRps = measured.map((r) => r.rps);
         const middle = measured.find((r) => r.rps === median(roundRps))!;
         const bareRatio = target.kind === "bare" || !bareRounds ? null : roundRatios(roundRps, bareRounds).ratio;
-        rows.push(row(target, middle, floorRps ? median(roundRps) / floorRps : null, { bareRatio, ...(rounds > 1 ? { roundRps } : {}) }));
+        const ratio =
+          target.kind === "floor"
+            ? null
+            : floorRounds
+              ? roundRatios(roundRps, floorRounds).ratio
+              : floorRps
+                ? median(roundRps) / floorRps
+                : null;
+        rows.push(row(target, middle, ratio, { bareRatio, ...(rounds > 1 ? { roundRps } : {}) }));
       }
       if (!PACED.includes(scenario.name)) continue;
       // The ceiling is about throughput: bare is not run paced.

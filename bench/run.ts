@@ -5,22 +5,13 @@
 // The parts: run-context.ts (options, keys, cleanup), run-scale.ts (the HTTP scenarios at one size),
 // run-alone.ts (the measurements on a database of their own); here, the order of it all and the full run's report.
 import { mkdirSync, writeFileSync } from "node:fs";
+import { bareVerdicts, tableVerdict } from "./ae-verdicts.js";
 import { loadBaseline } from "./baseline.js";
 import { createBenchDatabase } from "./database.js";
 import { type LayerTiming, layersTable, measureLayers } from "./layers.js";
 import { type MemorySamples, measurePgliteMemory, memoryTable, memoryVerdict } from "./pglite-memory.js";
 import { type PropagationResult, propagationTable, propagationVerdicts } from "./propagation.js";
-import {
-  bareVerdicts,
-  countsVerdict,
-  inProcessTable,
-  loadVerdicts,
-  ofrepVerdicts,
-  type Row,
-  table,
-  verdictLines,
-  verdicts,
-} from "./report.js";
+import { countsVerdict, inProcessTable, loadVerdicts, ofrepVerdicts, type Row, table, verdictLines, verdicts } from "./report.js";
 import {
   runOfrepStreams,
   runProducerIngest,
@@ -114,12 +105,14 @@ async function main() {
 
   const baseline = loadBaseline();
   const counts = countsVerdict(big.explained, big.scale);
+  const aeTable = tableVerdict(rows, big.scale, small);
   const verdictList = [
     ...loadVerdicts(rows, big.scale, baseline),
     ...(counts ? [counts] : []),
     ...verdicts(rows, big.scale, small, big.activation, big.push),
     ...ofrepVerdicts(rows, big.scale),
     ...bareVerdicts(rows, big.scale),
+    ...(aeTable ? [aeTable] : []),
     ...(memory ? [memoryVerdict(memory)] : []),
     ...(propagation ? propagationVerdicts(propagation) : []),
   ];
