@@ -32,8 +32,8 @@ export type DbOptions = {
   pgliteDir?: string;
   /** PGlite: a dump of a data folder to start from (`dumpDataDir`), as tests start from a migrated one. */
   pgliteLoadDataDir?: Blob;
-  /** Connections in the postgres.js pool. */
-  maxConnections?: number;
+  /** Connections in the postgres.js pool (DB_POOL_SIZE); DEFAULT_POOL_SIZE when absent. */
+  maxConnections?: number | undefined;
   /** Called with every SQL statement Drizzle sends (tests count them). */
   onQuery?: (query: string, params: unknown[]) => void;
   /** Told of each statement outside a transaction and each transaction, until it settles (metrics). */
@@ -46,6 +46,8 @@ export type DbOptions = {
   queryTimeoutSeconds?: number;
 };
 
+/** Connections in one instance's pool unless DB_POOL_SIZE says otherwise (docs/scaling.md, "Connections"). */
+export const DEFAULT_POOL_SIZE = 10;
 /** How long postgres.js waits for a new connection to be accepted. */
 export const CONNECT_TIMEOUT_SECONDS = 10;
 /** A few seconds above CONNECT_TIMEOUT_SECONDS (issue R): a live server answers this service's statements in milliseconds. */
@@ -150,7 +152,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
       // PostgreSQL's own bound on each statement and on a transaction left idle, so the server ends the
       // work even when this process, or its network, is gone (db/deadline.ts).
       connection: boundedConnection(timeoutMs),
-      max: options.maxConnections ?? 10,
+      max: options.maxConnections ?? DEFAULT_POOL_SIZE,
       // Idle connections are recycled so a restarted server is picked up again.
       idle_timeout: 30,
       backoff: reconnectDelaySeconds,

@@ -7,9 +7,21 @@ export const databaseEnvShape = {
   PGLITE_DIR: z.string().min(1).default(".data/pglite"),
   /** PostgreSQL only: seconds a statement may go without an answer (db/client.ts); whole seconds from 1 to 600. */
   DB_QUERY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).optional(),
+  /** PostgreSQL only: connections in the pool of one instance (db/client.ts); 1 to 100. */
+  DB_POOL_SIZE: z
+    .string()
+    .regex(/^\s*\d+\s*$/, { error: "must be a whole number from 1 to 100" })
+    .transform(Number)
+    .pipe(z.number().min(1, { error: "must be a whole number from 1 to 100" }).max(100, { error: "must be a whole number from 1 to 100" }))
+    .optional(),
 };
 
-export type DatabaseSettings = { databaseUrl: string | undefined; pgliteDir: string; queryTimeoutSeconds?: number | undefined };
+export type DatabaseSettings = {
+  databaseUrl: string | undefined;
+  pgliteDir: string;
+  queryTimeoutSeconds?: number | undefined;
+  poolSize?: number | undefined;
+};
 
 /** Empty values mean "unset", as they do in most .env files. */
 export const withoutEmptyValues = (env: NodeJS.ProcessEnv) =>
@@ -27,6 +39,7 @@ export function databaseSettings(env: NodeJS.ProcessEnv = process.env): Database
     databaseUrl: parsed.data.DATABASE_URL,
     pgliteDir: parsed.data.PGLITE_DIR,
     queryTimeoutSeconds: parsed.data.DB_QUERY_TIMEOUT_SECONDS,
+    poolSize: parsed.data.DB_POOL_SIZE,
   };
 }
 

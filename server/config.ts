@@ -192,6 +192,8 @@ export type Config = {
   pgliteDir: string;
   /** DB_QUERY_TIMEOUT_SECONDS; undefined: db/client.ts's default. */
   queryTimeoutSeconds: number | undefined;
+  /** DB_POOL_SIZE; undefined: db/client.ts's default. */
+  poolSize: number | undefined;
   /** STREAMS_PER_USER: live streams one user may have open on one instance. */
   streamsPerUser: number;
   /** TRPC_MAX_BATCH_SIZE: calls in one tRPC batch. */
@@ -299,6 +301,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production && e.PLATFORM_ADMIN_EMAILS.length
       ? ["PLATFORM_ADMIN_EMAILS is ignored in production: use ADMIN_EMAIL and ADMIN_PASSWORD"]
       : [];
+  if (e.DB_POOL_SIZE !== undefined && !e.DATABASE_URL) {
+    warnings.push("DB_POOL_SIZE is ignored on the embedded PGlite, which has one connection: it sizes the PostgreSQL pool");
+  }
   if (!e.AUDIT_SIGNING_KEY && (e.AUDIT_CHECKPOINT_DIR || e.AUDIT_CHECKPOINT_URL)) {
     warnings.push("AUDIT_CHECKPOINT_DIR/AUDIT_CHECKPOINT_URL are set but AUDIT_SIGNING_KEY is not: no checkpoint is signed or written");
   }
@@ -318,6 +323,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     pgliteDir: e.PGLITE_DIR,
     queryTimeoutSeconds: e.DB_QUERY_TIMEOUT_SECONDS,
+    poolSize: e.DB_POOL_SIZE,
     streamsPerUser: e.STREAMS_PER_USER,
     trpcBatchSize: e.TRPC_MAX_BATCH_SIZE,
     signInPerAddressPerMinute: e.SIGN_IN_PER_ADDRESS_PER_MINUTE,

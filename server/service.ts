@@ -30,6 +30,7 @@ const openDb = (config: Config) =>
     databaseUrl: config.databaseUrl,
     pgliteDir: config.pgliteDir,
     queryTimeoutSeconds: config.queryTimeoutSeconds,
+    maxConnections: config.poolSize,
     observe: dbMetrics,
   });
 

@@ -40,3 +40,25 @@ describe("LOG_REQUESTS", () => {
     expect(configErrorOf({ LOG_REQUESTS: "some" })).toMatch(/^LOG_REQUESTS: must be completed, both or errors/);
   });
 });
+
+describe("DB_POOL_SIZE", () => {
+  it("leaves the pool at db/client.ts's default unless set, and takes a count from 1 to 100", () => {
+    expect(loadConfig(postgres).poolSize).toBeUndefined();
+    expect(loadConfig({ ...postgres, DB_POOL_SIZE: "4" }).poolSize).toBe(4);
+    expect(loadConfig({ ...postgres, DB_POOL_SIZE: " 100 " }).poolSize).toBe(100);
+  });
+
+  it("refuses anything else with one line naming it", () => {
+    for (const value of ["0", "-1", "2.5", "ten", "101", "1e1"]) {
+      const error = configErrorOf({ ...postgres, DB_POOL_SIZE: value });
+      expect({ value, error }).toEqual({ value, error: "DB_POOL_SIZE: must be a whole number from 1 to 100" });
+    }
+  });
+
+  it("is said to be ignored on the embedded PGlite, which has one connection", () => {
+    expect(loadConfig({ DB_POOL_SIZE: "4" }).warnings).toContainEqual(
+      expect.stringMatching(/^DB_POOL_SIZE is ignored on the embedded PGlite/),
+    );
+    expect(loadConfig({ ...postgres, DB_POOL_SIZE: "4" }).warnings).toEqual([]);
+  });
+});
