@@ -58,10 +58,10 @@ async function stopTargets(targets: Target[]) {
   for (const s of servers) live.running.delete(s);
 }
 
-/** The targets a scenario runs on, the floor first. */
 /** `items` begun at the `round`-th: each round of a scenario runs its targets in a turned order. */
 const turned = <T>(items: readonly T[], round: number) => items.map((_, i) => items[(i + round) % items.length]!);
 
+/** The targets a scenario runs on, the floor first. */
 const targetsOf = (scenario: Scenario, targets: Target[]) => targets.filter((t) => (scenario.targets ?? DEFAULT_TARGETS).includes(t.kind));
 
 /**

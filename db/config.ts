@@ -2,6 +2,8 @@
 // scripts (migrate, seed) need as much as the server does (server/config.ts builds on it).
 import { z } from "zod";
 
+const POOL_SIZE_RULE = { error: "must be a whole number from 1 to 100" };
+
 export const databaseEnvShape = {
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PGLITE_DIR: z.string().min(1).default(".data/pglite"),
@@ -10,18 +12,13 @@ export const databaseEnvShape = {
   /** PostgreSQL only: connections in the pool of one instance (db/client.ts); 1 to 100. */
   DB_POOL_SIZE: z
     .string()
-    .regex(/^\s*\d+\s*$/, { error: "must be a whole number from 1 to 100" })
+    .regex(/^\s*\d+\s*$/, POOL_SIZE_RULE)
     .transform(Number)
-    .pipe(z.number().min(1, { error: "must be a whole number from 1 to 100" }).max(100, { error: "must be a whole number from 1 to 100" }))
+    .pipe(z.number().min(1, POOL_SIZE_RULE).max(100, POOL_SIZE_RULE))
     .optional(),
 };
 
-export type DatabaseSettings = {
-  databaseUrl: string | undefined;
-  pgliteDir: string;
-  queryTimeoutSeconds?: number | undefined;
-  poolSize?: number | undefined;
-};
+export type DatabaseSettings = { databaseUrl: string | undefined; pgliteDir: string; queryTimeoutSeconds?: number | undefined };
 
 /** Empty values mean "unset", as they do in most .env files. */
 export const withoutEmptyValues = (env: NodeJS.ProcessEnv) =>
@@ -39,7 +36,6 @@ export function databaseSettings(env: NodeJS.ProcessEnv = process.env): Database
     databaseUrl: parsed.data.DATABASE_URL,
     pgliteDir: parsed.data.PGLITE_DIR,
     queryTimeoutSeconds: parsed.data.DB_QUERY_TIMEOUT_SECONDS,
-    poolSize: parsed.data.DB_POOL_SIZE,
   };
 }
 
