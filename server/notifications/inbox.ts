@@ -1,6 +1,6 @@
 // The caller's inbox: list, count, mark as read and soft-delete. Every statement is scoped to the caller;
 // soft-deleted rows are invisible everywhere.
-import { and, count, eq, ilike, inArray, isNull, or, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, ilike, inArray, isNotNull, isNull, or, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import { categoryFilter } from "../../db/categories.js";
 import type { Db } from "../../db/client.js";
@@ -150,26 +150,50 @@ export async function unreadCount({ ctx }: HandlerArgs): Promise<{ count: number
   return { count: await rememberedCount(ctx.unreadCounts, ctx.user.id, () => countUnread(ctx.db, ctx.user.id)) };
 }
 
-/** Changes one of the caller's visible notifications by id; answers the ids it changed (none or one). */
-const changeOwnStatement = (set: PgUpdateSetSource<typeof notifications>) =>
-  preparedFor((db) =>
-    db
-      .update(notifications)
-      .set(set)
-      .where(and(eq(notifications.id, sql.placeholder("id")), visibleTo(sql.placeholder("userId"))))
-      .returning({ id: notifications.id })
-      .prepare("change_own_notification"),
-  );
+/** The caller's visible notification of the statement's `id`. */
+const ownNotification = and(eq(notifications.id, sql.placeholder("id")), visibleTo(sql.placeholder("userId")));
 
-/** Marking an already-read notification again keeps its first readAt. */
-const markReadStatement = changeOwnStatement({ readAt: sql`coalesce(${notifications.readAt}, now())` });
-const removeStatement = changeOwnStatement({ deletedAt: sql`now()` });
+/** Hides one of the caller's visible notifications; answers the ids it hid (none or one). */
+const removeStatement = preparedFor((db) =>
+  db
+    .update(notifications)
+    .set({ deletedAt: sql`now()` })
+    .where(ownNotification)
+    .returning({ id: notifications.id })
+    .prepare("remove_own_notification"),
+);
 
 /**
- * Applies a change to one of the caller's visible notifications. When nothing matched, one more read tells
+ * Marks one of the caller's visible notifications read, answering its id when it was read before or is now.
+ * One already read is only looked at, not written again: it keeps its first readAt, and PostgreSQL makes no
+ * new row version and no commit to flush (apps mark what is on screen, so most marks find it read). One
+ * read by someone else's statement between this one's look and its update answers no id (see below).
+ */
+const markReadStatement = preparedFor((db) => {
+  const target = db
+    .$with("target")
+    .as(db.select({ id: notifications.id, readAt: notifications.readAt }).from(notifications).where(ownNotification));
+  const marked = db
+    .$with("marked")
+    .as(db.update(notifications).set({ readAt: sql`now()` }).where(and(ownNotification, unread)).returning({ id: notifications.id }));
+  return db
+    .with(target, marked)
+    .select({ id: target.id })
+    .from(target)
+    .leftJoin(marked, eq(marked.id, target.id))
+    .where(or(isNotNull(target.readAt), isNotNull(marked.id)))
+    .prepare("mark_own_notification_read");
+});
+
+/**
+ * Runs a statement on one of the caller's visible notifications. When it answers no id, one more read tells
  * why: no such (visible) notification → 404, someone else's → 403.
  */
-async function changeOwnNotification(ctx: AuthedContext, id: string, statement: typeof markReadStatement): Promise<{ success: true }> {
+async function changeOwnNotification(
+  ctx: AuthedContext,
+  id: string,
+  statement: typeof removeStatement | typeof markReadStatement,
+): Promise<{ success: true }> {
   if (!isUuid(id)) throw notFound("Notification", id);
   const changed = await statement(ctx.db).execute({ id, userId: ctx.user.id });
   if (changed.length) return { success: true };
@@ -178,6 +202,9 @@ async function changeOwnNotification(ctx: AuthedContext, id: string, statement: 
     .from(notifications)
     .where(and(eq(notifications.id, id), isNull(notifications.deletedAt)));
   if (!other) throw notFound("Notification", id);
+  // The caller's own visible row matched no statement only when a concurrent mark-read committed in
+  // between (nothing turns a read row unread or brings a deleted one back): it is read, as asked.
+  if (other.userId === ctx.user.id) return { success: true };
   throw forbidden();
 }
 
