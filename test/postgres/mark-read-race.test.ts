@@ -52,27 +52,25 @@ describe("mark-read racing another session's change of the same notification (Po
       commit: (s) => s`commit`,
     });
 
+  /** The caller's mark of `id`, sent while another session holds its change of the row uncommitted. */
+  async function markWhileHeld(user: TestUser, id: string, change: "read" | "delete") {
+    const service = appSession({ mark: () => t().caller(user).notifications.markRead({ id }) });
+    const run = await iso.run({ other: holder(id, change), service }, ["hold", "mark", "commit"]);
+    expect(run.log).toEqual(["step hold", "step mark <waiting>", "step commit", "step mark <done>"]);
+    return run.results.mark;
+  }
+
   it("a mark that waits on another session's mark answers 200, and the row keeps the first readAt", async () => {
     const user = await t().signUp();
     const id = await unreadNotification(user);
-    const run = await iso.run(
-      { other: holder(id, "read"), service: appSession({ mark: () => t().caller(user).notifications.markRead({ id }) }) },
-      ["hold", "mark", "commit"],
-    );
-    expect(run.log).toEqual(["step hold", "step mark <waiting>", "step commit", "step mark <done>"]);
-    expect(run.results.mark).toMatchObject({ blocked: true, ok: true, value: { success: true } });
+    expect(await markWhileHeld(user, id, "read")).toMatchObject({ blocked: true, ok: true, value: { success: true } });
     expect((await stored(id)).readAt).toEqual(new Date("2020-01-02T03:04:05Z"));
   });
 
   it("a mark that waits on another session's delete answers 404 and leaves the row unread", async () => {
     const user = await t().signUp();
     const id = await unreadNotification(user);
-    const run = await iso.run(
-      { other: holder(id, "delete"), service: appSession({ mark: () => t().caller(user).notifications.markRead({ id }) }) },
-      ["hold", "mark", "commit"],
-    );
-    expect(run.log).toEqual(["step hold", "step mark <waiting>", "step commit", "step mark <done>"]);
-    expect(run.results.mark).toMatchObject({ blocked: true, ok: false, error: { kind: "NOT_FOUND" } });
+    expect(await markWhileHeld(user, id, "delete")).toMatchObject({ blocked: true, ok: false, error: { kind: "NOT_FOUND" } });
     expect(await stored(id)).toMatchObject({ readAt: null, deletedAt: expect.any(Date) });
   });
 
