@@ -1,4 +1,4 @@
-// docs/guarantees.md "Marking read": a mark-read answers 200 exactly when the notification is read
+// docs/guarantees.md "Writes and answers": a mark-read answers 200 exactly when the notification is read
 // afterwards, keeps the first readAt, and does not write a notification that is already read. Its one
 // statement looks at the row, then updates it only while unread; another session's mark or delete forced
 // between the look and the update (the isolation harness, test/helpers/isolation.ts) must change neither rule.
