@@ -94,7 +94,8 @@ const USAGE = `npm run bench -- [options]
   --skip-small          skip the 10,000-row runs
   --cpu-prof            run the servers with node --cpu-prof (profiles in bench/results/tmp/)
   --no-write            print only; leave bench/results/ as it is
-environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres)`;
+environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); BENCH_PRODUCT_NODE_ARGS,
+flags for the product's node alone (--max-semi-space-size=64, --perf-basic-prof)`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;

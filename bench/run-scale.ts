@@ -35,7 +35,9 @@ function report(
 async function startTargets(db: BenchDatabase): Promise<Target[]> {
   const cpuProfDir = options.cpuProf ? profileDir : undefined;
   const start = async (name: string, script: string, env: Record<string, string>) => {
-    const server = await startServer(name, script, env, { cpuProfDir });
+    // BENCH_PRODUCT_NODE_ARGS: flags for the product's node alone (a V8 setting tried, --perf-basic-prof for perf).
+    const execArgv = name === "product" ? (process.env.BENCH_PRODUCT_NODE_ARGS?.split(" ").filter(Boolean) ?? []) : [];
+    const server = await startServer(name, script, env, { cpuProfDir, execArgv });
     live.running.add(server);
     return server;
   };
