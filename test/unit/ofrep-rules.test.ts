@@ -1,7 +1,8 @@
 // The pure rules of the flag over OFREP (server/ofrep/evaluation.ts, stream-token.ts).
+import { hash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { evaluate, FLAG_KEY, flagsEtag, matchesEtag, targetingKeyOf } from "../../server/ofrep/evaluation.js";
+import { evaluate, FLAG_KEY, flagsEtag, matchesEtag, REMEMBERED_EVALUATIONS, targetingKeyOf } from "../../server/ofrep/evaluation.js";
 import { readStreamToken, streamToken } from "../../server/ofrep/stream-token.js";
 
 describe("the flag's evaluation", () => {
@@ -32,6 +33,26 @@ describe("the flag's evaluation", () => {
     // Computed by the release before issue AE's sixth round; a changed ETag would answer 200 to every cached client once.
     expect(flagsEtag([evaluate(undefined)])).toBe('"6K8aqcoRu2wMhoQ8ARKCqA"');
     expect(flagsEtag([evaluate({ restrictionActive: true, cohortId: "c1" })])).toBe('"84F2virvRg1YakB2l-nxKw"');
+  });
+
+  it("gives each flag its own evaluation and ETag, however many cohorts came before", () => {
+    // More cohorts than are remembered: an evaluation made again after they are forgotten is the same.
+    const hashed = (flag: object) => `"${hash("sha256", JSON.stringify([flag]), "base64url").slice(0, 22)}"`;
+    const cohorts = [null, ...Array.from({ length: REMEMBERED_EVALUATIONS + 10 }, (_, i) => `cohort-${i}`)];
+    for (const round of [1, 2]) {
+      const seen = new Set<string>();
+      for (const cohortId of cohorts) {
+        for (const restrictionActive of [true, false]) {
+          const flag = evaluate({ restrictionActive, cohortId });
+          const made = { key: FLAG_KEY, value: restrictionActive, reason: "TARGETING_MATCH", variant: restrictionActive ? "on" : "off" };
+          expect(flag, `round ${round}, ${cohortId}`).toEqual({ ...made, metadata: cohortId ? { cohortId } : {} });
+          expect(flagsEtag([flag]), `round ${round}, ${cohortId}`).toBe(hashed(flag));
+          seen.add(flagsEtag([flag]));
+        }
+      }
+      expect(seen.size).toBe(cohorts.length * 2);
+    }
+    expect(Object.isFrozen(evaluate(undefined)) && Object.isFrozen(evaluate(undefined).metadata)).toBe(true);
   });
 
   it("reads the pro from context.targetingKey, naming what is wrong otherwise", () => {
