@@ -119,7 +119,8 @@ export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal:
 
     for (const scenario of scenarios) {
       await verify(scenario, targets);
-      const saturated = (target: Target) => runLoad(target.server.origin, scenario.plan(target.kind), { ...load, pid: target.server.pid });
+      const saturated = (target: Target, duration = load.duration) =>
+        runLoad(target.server.origin, scenario.plan(target.kind), { ...load, duration, pid: target.server.pid });
       const row = (target: Target, result: LoadResult, ratio: number | null, more: Partial<Row> = {}): Row => ({
         ...result,
         scale,
@@ -146,10 +147,11 @@ export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal:
         report(scale, scenario.name, floor.label, result, null);
       }
       const inRounds = againstBare ? all.filter((t) => t.kind !== "floor") : all;
-      const rounds = inRounds.length > 1 ? options.rounds : 1;
+      const rounds = inRounds.length < 2 ? 1 : againstBare ? options.bareRounds : options.rounds;
+      const roundDuration = againstBare ? options.bareDuration : load.duration;
       const results = new Map<Target, LoadResult[]>(inRounds.map((t) => [t, []]));
       for (let round = 0; round < rounds; round++) {
-        for (const target of turned(inRounds, round)) results.get(target)!.push(await saturated(target));
+        for (const target of turned(inRounds, round)) results.get(target)!.push(await saturated(target, roundDuration));
         const of = (kind: TargetKind) => [...results].find(([t]) => t.kind === kind)?.[1][round]?.rps ?? null;
         const bareRps = of("bare");
         const roundFloorRps = floorRps ?? of("floor");

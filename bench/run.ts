@@ -55,7 +55,7 @@ async function main() {
   live.db = db;
   log(`database ${db.name} created and migrated`);
   const env = await environment([
-    `- load: ${options.connections} connections, ${options.duration} s per run after ${options.warmup} s warm-up; product and floor pools ${options.poolSize} connections`,
+    `- load: ${options.connections} connections, ${options.duration} s per run after ${options.warmup} s warm-up, ${options.rounds} rounds; the from-memory reads against bare ${options.bareRounds} rounds of ${options.bareDuration} s; product and floor pools ${options.poolSize} connections`,
   ]);
 
   log(
