@@ -4,7 +4,9 @@
 // rows are shown as a share of it beside their ratio to the floor.
 //
 // Run alone: node --import tsx bench/bare.ts (prints the port it got).
-import Fastify from "fastify";
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance } from "fastify";
+import { apiSecurityHeaders } from "../server/http/security-headers.js";
 import { evaluate, flagsEtag } from "../server/ofrep/evaluation.js";
 import { serveForParent } from "./child.js";
 
@@ -13,8 +15,27 @@ const EVALUATION = evaluate(undefined);
 const ETAG = flagsEtag([EVALUATION]);
 const STREAM_URL = "http://127.0.0.1/ofrep/v1/events?token=bare";
 
-export function buildBare() {
+/**
+ * bench/slower-bare.ts only: BARE_BURN_US spends that many microseconds of JavaScript on each request, and
+ * BARE_HEADERS=1 adds the product's five security headers and a request id, to see what a slower server, or
+ * one with more headers, pays in the kernel. Unset (as `npm run bench` runs it), bare is Fastify alone.
+ */
+function slowedDown(app: FastifyInstance, env: NodeJS.ProcessEnv): void {
+  const burnNs = BigInt(Math.round(Number(env.BARE_BURN_US ?? 0) * 1000));
+  const headers = env.BARE_HEADERS === "1" ? apiSecurityHeaders() : null;
+  if (burnNs > 0n || headers) {
+    app.addHook("onRequest", (_request, reply, done) => {
+      const end = process.hrtime.bigint() + burnNs;
+      while (process.hrtime.bigint() < end);
+      if (headers) reply.headers(headers).header("x-request-id", randomUUID());
+      done();
+    });
+  }
+}
+
+export function buildBare(env: NodeJS.ProcessEnv = {}) {
   const app = Fastify({ logger: false });
+  slowedDown(app, env);
 
   app.post("/ofrep/v1/evaluate/flags/:key", async () => EVALUATION);
   app.post("/ofrep/v1/evaluate/flags", async (request, reply) => {
@@ -31,6 +52,6 @@ export function buildBare() {
   return app;
 }
 
-const app = buildBare();
+const app = buildBare(process.env);
 const address = await app.listen({ host: "127.0.0.1", port: Number(process.env.PORT ?? 0) });
 serveForParent("bare", address, () => app.close());
