@@ -107,7 +107,8 @@ const USAGE = `npm run bench -- [options]
 environment: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); BENCH_PRODUCT_NODE_ARGS,
 flags for the product's node alone (--max-semi-space-size=64, --perf-basic-prof)`;
 
-function positive(name: string, value: string | undefined, fallback: number): number {
+/** A flag's positive number, its fallback when absent; anything else stops the run with the flag's name. */
+export function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name}: expected a positive number, got "${value}"`);

@@ -4,10 +4,11 @@
 // and kernel CPU a request. No database. Run: node --import tsx bench/slower-bare.ts [--duration=S] (default 6).
 import { parseArgs } from "node:util";
 import { runLoad } from "./load.js";
+import { positive } from "./options.js";
 import { startServer } from "./servers.js";
 
 const { values } = parseArgs({ options: { duration: { type: "string" } }, strict: true });
-const duration = Number(values.duration ?? 6);
+const duration = positive("--duration", values.duration, 6);
 const VARIANTS: { name: string; env: Record<string, string> }[] = [
   { name: "bare", env: {} },
   { name: "bare + 20 µs of JavaScript", env: { BARE_BURN_US: "20" } },
