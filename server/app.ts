@@ -24,6 +24,7 @@ import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
 import { jsonNestsDeeperThan, tooDeeplyNested } from "./http/json-depth.js";
 import { createRateLimiter, memoryRateLimitStore, type RateLimitStore } from "./http/rate-limit.js";
+import { addRouteHook, isAuthRoute } from "./http/route-hooks.js";
 import { apiSecurityHeaders, isApiUrl, securityHeaders } from "./http/security-headers.js";
 import { registerUnreadBodyDrain } from "./http/unread-bodies.js";
 import { startJobs } from "./jobs.js";
@@ -265,11 +266,12 @@ export async function buildApp(deps: AppDeps) {
   });
 
   if (deps.config.signUp === "closed") {
-    // Checked before better-auth (which refuses too, with a 400): the contract's answer is 403.
-    app.addHook("onRequest", async (request, reply) => {
+    // Checked before better-auth (which refuses too, with a 400): the contract's answer is 403. On its routes
+    // only, and no promise: an app-wide async hook cost every request a promise (issue AE).
+    addRouteHook(app, "onRequest", isAuthRoute, (request, reply, done) => {
       if (request.method === "POST" && request.url.split("?")[0] === SIGN_UP_PATH) {
-        return sendError(reply, new AppError("FORBIDDEN", "Sign-up is closed: an admin creates accounts"));
-      }
+        sendError(reply, new AppError("FORBIDDEN", "Sign-up is closed: an admin creates accounts"));
+      } else done();
     });
   }
   registerSignOut(app, deps.auth, deps.db);

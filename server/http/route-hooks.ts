@@ -5,7 +5,7 @@
 // the app-wide hooks of its kind, as it did when it was registered after them.
 import type { FastifyInstance, RouteOptions } from "fastify";
 
-type ScopedHook = "preValidation" | "preHandler" | "onSend" | "onResponse";
+type ScopedHook = "onRequest" | "preValidation" | "preHandler" | "onSend" | "onResponse";
 
 /** The methods a route serves, as a list (a route may name one or several). */
 export const routeMethods = (route: Pick<RouteOptions, "method">): string[] =>

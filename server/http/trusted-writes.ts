@@ -11,7 +11,9 @@ const SESSION_COOKIE = /(?:^|;)\s*(?:__Secure-)?better-auth\.session_token=/;
 export type WriteVerdict = "allowed" | "untrusted-origin" | "not-json";
 
 /** The media type of a Content-Type header, lower-cased, without its parameters. */
-export const mediaType = (contentType: string | undefined) => contentType?.split(";", 1)[0]?.trim().toLowerCase();
+export const mediaType = (contentType: string | undefined) =>
+  // The header of almost every write, taken as it is: three copies of it on each OFREP evaluation (issue AE).
+  contentType === "application/json" ? contentType : contentType?.split(";", 1)[0]?.trim().toLowerCase();
 
 /** Whether the request carries a body (a length above 0, or a chunked one). */
 const hasBody = (request: FastifyRequest) =>

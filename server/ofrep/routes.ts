@@ -76,8 +76,10 @@ async function countRequest(deps: OfrepDeps, keyId: string): Promise<void> {
   if (verdict.limited) throw new TooManyRequestsError(verdict.retryAfterSeconds, "Too many OFREP requests for this API key");
 }
 
-async function evaluationFor(deps: OfrepDeps, proId: string): Promise<Evaluation> {
-  return evaluate(await storedStatus(deps.db, deps.flags, proId));
+/** The pro's flag: at once from memory, else as a promise (the callers `await` it either way). */
+function evaluationFor(deps: OfrepDeps, proId: string): Evaluation | Promise<Evaluation> {
+  const status = storedStatus(deps.db, deps.flags, proId);
+  return status instanceof Promise ? status.then(evaluate) : evaluate(status);
 }
 
 const refetchEvent = (change: FlagChange) =>

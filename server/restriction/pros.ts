@@ -38,15 +38,24 @@ export const proStatusStatement = preparedFor((db) =>
 
 /**
  * One pro's stored status (undefined when it has none): from this instance's memory when it can vouch for it
- * (server/memory/flags.ts), from the database otherwise.
+ * (server/memory/flags.ts), then at once and not as a promise (every OFREP evaluation asks; issue AE); from the
+ * database otherwise.
  */
-export async function storedStatus(db: Db, memory: FlagMemory | undefined, proId: string): Promise<ProStatus | undefined> {
+export function storedStatus(
+  db: Db,
+  memory: FlagMemory | undefined,
+  proId: string,
+): ProStatus | undefined | Promise<ProStatus | undefined> {
   const remembered = memory?.status(proId);
   if (remembered !== undefined) {
     countMemoryRead("pro_status", "memory");
     return remembered ?? undefined;
   }
   if (memory) countMemoryRead("pro_status", "database");
+  return storedStatusInTable(db, proId);
+}
+
+async function storedStatusInTable(db: Db, proId: string): Promise<ProStatus | undefined> {
   const [status] = await proStatusStatement(db).execute({ proId });
   return status;
 }
