@@ -14,10 +14,21 @@ import type { FlagMemory } from "../memory/flags.js";
 import { type OfrepRefusalReason, ofrepRefusals, ofrepStreamsOpen, streamOpened } from "../observability/metrics.js";
 import { storedStatus } from "../restriction/pros.js";
 import type { FlagChange, FlagChangeHub } from "./changes.js";
-import { type ContextProblem, type Evaluation, evaluate, FLAG_KEY, flagsEtag, matchesEtag, targetingKeyOf } from "./evaluation.js";
+import {
+  type ContextProblem,
+  type Evaluation,
+  evaluate,
+  evaluationJson,
+  FLAG_KEY,
+  flagsEtag,
+  matchesEtag,
+  targetingKeyOf,
+} from "./evaluation.js";
 import { readStreamToken, STREAM_TOKEN_TTL_MS, streamToken } from "./stream-token.js";
 
 export const OFREP_PREFIX = "/ofrep/v1";
+/** What Fastify names a JSON answer it serializes itself: a text made beforehand is sent with the same type. */
+const JSON_TYPE = "application/json; charset=utf-8";
 
 export type OfrepDeps = {
   db: Db;
@@ -110,7 +121,7 @@ export async function registerOfrep(app: FastifyInstance, deps: OfrepDeps): Prom
       }
       const target = targetingKeyOf(request.body);
       if (typeof target !== "string") return reply.status(400).send({ key: flagKey, ...target });
-      return evaluationFor(deps, target);
+      return reply.type(JSON_TYPE).send(evaluationJson(await evaluationFor(deps, target)));
     });
 
     ofrep.post<{ Headers: { "if-none-match"?: string } }>(`${OFREP_PREFIX}/evaluate/flags`, async (request, reply) => {

@@ -2,7 +2,15 @@
 import { hash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { evaluate, FLAG_KEY, flagsEtag, matchesEtag, REMEMBERED_EVALUATIONS, targetingKeyOf } from "../../server/ofrep/evaluation.js";
+import {
+  evaluate,
+  evaluationJson,
+  FLAG_KEY,
+  flagsEtag,
+  matchesEtag,
+  REMEMBERED_EVALUATIONS,
+  targetingKeyOf,
+} from "../../server/ofrep/evaluation.js";
 import { readStreamToken, streamToken } from "../../server/ofrep/stream-token.js";
 
 describe("the flag's evaluation", () => {
@@ -54,6 +62,19 @@ describe("the flag's evaluation", () => {
       expect(seen.size).toBe(cohorts.length * 2);
     }
     expect(Object.isFrozen(evaluate(undefined)) && Object.isFrozen(evaluate(undefined).metadata)).toBe(true);
+  });
+
+  it("answers an evaluation with the JSON of the flag itself, for any stored status, however often asked", () => {
+    const status = fc.option(fc.record({ restrictionActive: fc.boolean(), cohortId: fc.option(fc.string({ minLength: 1 })) }), {
+      nil: undefined,
+    });
+    fc.assert(
+      fc.property(status, (stored) => {
+        const flag = evaluate(stored);
+        expect(evaluationJson(flag)).toBe(JSON.stringify(flag));
+        expect(evaluationJson(flag)).toBe(JSON.stringify(evaluate(stored)));
+      }),
+    );
   });
 
   it("reads the pro from context.targetingKey, naming what is wrong otherwise", () => {
