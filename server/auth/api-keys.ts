@@ -93,26 +93,24 @@ export function apiKeyVerifier(db: Db, onError: (err: unknown) => void, memory?:
     return key;
   }
 
-  // The hashes of known keys' secrets, by secret: hashing cost ~1 µs of each OFREP evaluation's ~50 (issue AE).
-  // Only a secret that matched a key is kept, so made-up keys cannot churn it; at most KNOWN_SECRETS, then
+  // The hashes of working keys' secrets, by secret: hashing cost ~1 µs of each OFREP evaluation's ~50 (issue
+  // AE). Only a secret whose key works is kept, so made-up keys cannot churn it; at most KNOWN_SECRETS, then
   // forgotten at once. A hash is the same forever, so this holds no state a revocation could leave stale.
   const hashes = new Map<string, string>();
-  function hashOf(secret: string): string {
-    return hashes.get(secret) ?? secretHash(secret);
-  }
-  function knownSecret(secret: string, hash: string) {
-    if (hashes.has(secret)) return;
-    if (hashes.size >= KNOWN_SECRETS) hashes.clear();
-    hashes.set(secret, hash);
-  }
 
-  /** The key of this secret if it still works, or a 401 naming what is wrong with it. */
-  function checked(secret: string, hash: string, key: KeyRecord | undefined): VerifiedKey {
+  /**
+   * The key of this secret if it still works, or a 401 naming what is wrong with it. `hashed`: its hash was
+   * computed for this request, not found among the kept ones, so a working key's secret keeps it now.
+   */
+  function checked(secret: string, hash: string, hashed: boolean, key: KeyRecord | undefined): VerifiedKey {
     if (!key) throw new ApiKeyRefusedError("unknown_key", "Unknown API key");
-    knownSecret(secret, hash);
     const now = Date.now();
     if (key.revokedAt) throw new ApiKeyRefusedError("revoked", "This API key was revoked");
     if (key.expiresAt && key.expiresAt.getTime() <= now) throw new ApiKeyRefusedError("expired", "This API key has expired");
+    if (hashed) {
+      if (hashes.size >= KNOWN_SECRETS) hashes.clear();
+      hashes.set(secret, hash);
+    }
     touch(key.id, key.lastUsedAt, now);
     return { id: key.id, name: key.name, producer: key.producer, scopes: key.scopes as ApiKeyScope[] };
   }
@@ -123,9 +121,11 @@ export function apiKeyVerifier(db: Db, onError: (err: unknown) => void, memory?:
    */
   return function verify(secret: string | string[] | undefined): VerifiedKey | Promise<VerifiedKey> {
     if (typeof secret !== "string" || secret === "") throw new ApiKeyRefusedError("missing_key", "An API key is required (X-API-Key)");
-    const hash = hashOf(secret);
+    const kept = hashes.get(secret);
+    const hash = kept ?? secretHash(secret);
     const key = keyByHash(hash);
-    return key instanceof Promise ? key.then((found) => checked(secret, hash, found)) : checked(secret, hash, key);
+    const hashed = kept === undefined;
+    return key instanceof Promise ? key.then((found) => checked(secret, hash, hashed, found)) : checked(secret, hash, hashed, key);
   };
 }
 
