@@ -93,7 +93,7 @@ export async function explainHotQueries(databaseUrl: string, seeded: Seeded, sam
       );
     };
     const resolveSession = sessionResolver(auth, handle.db);
-    await capture("product: session lookup (bearer token)", () =>
+    await capture("product: session lookup (bearer token)", async () =>
       resolveSession({ headers: { authorization: `Bearer ${seeded.hot.token}` } } as FastifyRequest),
     );
     await capture("product: notifications.list page=1 limit=30", () => hot.notifications.list({ page: 1, limit: 30 }));

@@ -60,7 +60,9 @@ export async function measureLayers(databaseUrl: string, seeded: Seeded, calls: 
         auth.api.getSession({ headers: headers() }),
       ),
     );
-    out.push(await time("session: the product's resolver (one prepared join through Drizzle)", calls, () => resolveSession(request())));
+    out.push(
+      await time("session: the product's resolver (one prepared join through Drizzle)", calls, async () => resolveSession(request())),
+    );
     // unread-count.
     out.push(await time("unread-count: postgres.js prepared statement", calls, () => prepared(FLOOR_SQL.unreadCount, [hot.id])));
     out.push(await time("unread-count: tRPC caller → procedure → Drizzle", calls, () => caller.notifications.unreadCount()));

@@ -3,6 +3,7 @@ import type { FastifyRequest } from "fastify";
 import type { Auth } from "./auth/better-auth.js";
 import { sessionResolver } from "./auth/session.js";
 import { type Context, createContextInner, type Services } from "./context.js";
+import { andThen, type NowOrLater } from "./http/now-or-later.js";
 import type { IdentityMemory } from "./memory/identity.js";
 
 /**
@@ -11,13 +12,15 @@ import type { IdentityMemory } from "./memory/identity.js";
  */
 export function contextFactory(services: Services, auth: Auth, identity?: IdentityMemory) {
   const resolveSession = sessionResolver(auth, services.db, identity);
-  return async function createContext(request: FastifyRequest): Promise<Context> {
-    const resolved = await resolveSession(request);
-    return createContextInner(services, {
-      user: resolved?.user ?? null,
-      session: resolved?.session ?? null,
-      userAgent: request.headers["user-agent"] ?? null,
-      requestId: request.id,
-    });
+  /** At once when memory knows the caller (callers `await` either). */
+  return function createContext(request: FastifyRequest): NowOrLater<Context> {
+    return andThen(resolveSession(request), (resolved) =>
+      createContextInner(services, {
+        user: resolved?.user ?? null,
+        session: resolved?.session ?? null,
+        userAgent: request.headers["user-agent"] ?? null,
+        requestId: request.id,
+      }),
+    );
   };
 }

@@ -8,6 +8,7 @@ import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { API_KEY_PREFIX_LENGTH, type ApiKeyScope, apiKeys } from "../../db/schema/index.js";
 import { AppError } from "../errors/errors.js";
+import { andThen, type NowOrLater } from "../http/now-or-later.js";
 import { recalled } from "../memory/feed.js";
 import type { IdentityMemory, KeyRecord } from "../memory/identity.js";
 
@@ -81,7 +82,7 @@ export function apiKeyVerifier(db: Db, onError: (err: unknown) => void, memory?:
    * not as a promise (every OFREP and producer request asks; issue AE); else the table. Unknown hashes are not
    * remembered: anyone can send new ones.
    */
-  function keyByHash(hash: string): KeyRecord | undefined | Promise<KeyRecord | undefined> {
+  function keyByHash(hash: string): NowOrLater<KeyRecord | undefined> {
     const remembered = recalled(memory, memory?.keys, hash, "api_key");
     return remembered ?? keyInTable(hash);
   }
@@ -119,13 +120,13 @@ export function apiKeyVerifier(db: Db, onError: (err: unknown) => void, memory?:
    * The key this secret belongs to, or a 401 naming what is wrong with it: at once when memory knows the key,
    * else as a promise. Callers `await` it either way; a refusal may be thrown at once.
    */
-  return function verify(secret: string | string[] | undefined): VerifiedKey | Promise<VerifiedKey> {
+  return function verify(secret: string | string[] | undefined): NowOrLater<VerifiedKey> {
     if (typeof secret !== "string" || secret === "") throw new ApiKeyRefusedError("missing_key", "An API key is required (X-API-Key)");
     const kept = hashes.get(secret);
     const hash = kept ?? secretHash(secret);
     const key = keyByHash(hash);
     const hashed = kept === undefined;
-    return key instanceof Promise ? key.then((found) => checked(secret, hash, hashed, found)) : checked(secret, hash, hashed, key);
+    return andThen(key, (found) => checked(secret, hash, hashed, found));
   };
 }
 

@@ -13,6 +13,7 @@ import type { Db } from "../../db/client.js";
 import { preparedFor } from "../../db/prepared.js";
 import { isActingAdmin, type ResolvedSession, type SessionInfo, type SessionUser } from "../../db/schema/account-values.js";
 import { sessions, users } from "../../db/schema/index.js";
+import type { NowOrLater } from "../http/now-or-later.js";
 import { recalled } from "../memory/feed.js";
 import type { IdentityMemory } from "../memory/identity.js";
 import { type Auth, callAuth, SESSION_LIFETIME } from "./better-auth.js";
@@ -73,7 +74,7 @@ async function viaBetterAuth(auth: Auth, db: Db, request: FastifyRequest): Promi
  * keyed by request: every request added and dropped an entry there, ~1 % of an unread count's CPU (issue AE).
  */
 const RESOLVED = Symbol("resolvedSession");
-type WithResolved = FastifyRequest & { [RESOLVED]?: Promise<ResolvedSession> };
+type WithResolved = FastifyRequest & { [RESOLVED]?: NowOrLater<ResolvedSession> };
 
 /**
  * Whether a bearer session may be answered without better-auth: unexpired, and not due for the refresh
@@ -93,19 +94,29 @@ export function sessionResolver(auth: Auth, db: Db, memory?: IdentityMemory) {
   const tokens = sessionTokenReader(auth.options.secret ?? "");
   // The session cookie's name as better-auth's context has it (with `__Secure-` on https), once known.
   let cookieName: string | undefined;
-  async function lookUp(request: FastifyRequest): Promise<ResolvedSession> {
+  /**
+   * The caller of a request with a token: from memory at once, not as a promise, when it can vouch for the
+   * session (every request of a signed-in caller asks; issue AE); from the database or better-auth otherwise.
+   */
+  function lookUp(request: FastifyRequest): NowOrLater<ResolvedSession> {
     const { authorization, cookie } = request.headers;
     if (!authorization && !cookie) return null;
-    let token: string | null;
-    if (authorization) token = tokens.bearer(authorization);
-    else {
-      // The cookie only without an Authorization header: with one, better-auth's bearer plugin decides which counts.
-      cookieName ??= (await auth.$context).authCookies.sessionToken.name;
-      token = tokens.cookie(cookie, cookieName);
-    }
+    // The cookie only without an Authorization header: with one, better-auth's bearer plugin decides which counts.
+    if (!authorization && cookieName === undefined) return lookUpCookieOnceNamed(request);
+    const token = authorization ? tokens.bearer(authorization) : tokens.cookie(cookie, cookieName as string);
+    const remembered = token ? recalled(memory, memory?.sessions, token, "session") : undefined;
+    return remembered ?? lookUpStored(request, token);
+  }
+
+  /** The first cookie request: the session cookie's name is known once better-auth's context is ready. */
+  async function lookUpCookieOnceNamed(request: FastifyRequest): Promise<ResolvedSession> {
+    cookieName ??= (await auth.$context).authCookies.sessionToken.name;
+    return lookUp(request);
+  }
+
+  /** A token memory cannot vouch for: its row, or better-auth's answer when the row alone cannot say. */
+  async function lookUpStored(request: FastifyRequest, token: string | null): Promise<ResolvedSession> {
     if (token) {
-      const remembered = recalled(memory, memory?.sessions, token, "session");
-      if (remembered) return remembered;
       const epoch = memory?.sessions.epoch() ?? 0;
       const row = await sessionByToken(db, token);
       if (row) {
@@ -123,10 +134,11 @@ export function sessionResolver(auth: Auth, db: Db, memory?: IdentityMemory) {
     }
     return viaBetterAuth(auth, db, request);
   }
-  return function resolveSession(request: FastifyRequest): Promise<ResolvedSession> {
+  /** The request's caller, or a promise of it while it must be read (callers `await` either). */
+  return function resolveSession(request: FastifyRequest): NowOrLater<ResolvedSession> {
     const held = request as WithResolved;
-    held[RESOLVED] ??= lookUp(request);
-    return held[RESOLVED];
+    if (!(RESOLVED in held)) held[RESOLVED] = lookUp(request);
+    return held[RESOLVED] as NowOrLater<ResolvedSession>;
   };
 }
 

@@ -8,6 +8,7 @@ import type { Db } from "../../db/client.js";
 import type { Context } from "../context.js";
 import { validationError, zodDetails } from "../errors/errors.js";
 import { logFailedAnswer, sendError, toRestError } from "../errors/rest.js";
+import type { NowOrLater } from "../http/now-or-later.js";
 import { appRouter, inputSchemaOf } from "../routers/index.js";
 import type { KeyedAnswer, RunKeyed } from "./idempotency.js";
 import { type QueryInput, readQuery } from "./query.js";
@@ -104,7 +105,7 @@ async function keyedAnswer(route: RestRoute, request: FastifyRequest, reply: Fas
 export function registerRestRoutes(
   app: FastifyInstance,
   routes: readonly RestRoute[],
-  createContext: (request: FastifyRequest) => Promise<Context>,
+  createContext: (request: FastifyRequest) => NowOrLater<Context>,
   runKeyed: RunKeyed,
 ): void {
   const serializers = successSerializerSchemas(routes);
@@ -118,7 +119,9 @@ export function registerRestRoutes(
       schema: { response: { [status]: serializer, ...(route.acceptedWhenRequested ? { 202: serializer } : {}) } },
       async handler(request, reply) {
         try {
-          const ctx = await createContext(request);
+          // Awaited only while the caller is being read: memory knows most callers at once (request-context.ts).
+          const made = createContext(request);
+          const ctx = made instanceof Promise ? await made : made;
           const keyed = runKeyed(request, (db: Db) => keyedAnswer(route, request, reply, { ...ctx, db }));
           if (keyed) {
             const answer = await keyed;

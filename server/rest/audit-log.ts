@@ -10,6 +10,7 @@ import { API_KEY_HEADER, requireScope } from "../auth/api-keys.js";
 import type { Context } from "../context.js";
 import { AppError, validationError } from "../errors/errors.js";
 import { sendError } from "../errors/rest.js";
+import type { NowOrLater } from "../http/now-or-later.js";
 
 export const EXPORT_PATH = "/api/admin/audit/export";
 export const LOG_KEY_PATH = "/.well-known/audit-log-key";
@@ -19,7 +20,7 @@ const PAGE = 1000;
 export type AuditLogDoorDeps = {
   db: Db;
   verifyKey: ApiKeyVerifier;
-  createContext(request: FastifyRequest): Promise<Context>;
+  createContext(request: FastifyRequest): NowOrLater<Context>;
   /** The verifier key in note form; null without AUDIT_SIGNING_KEY. */
   verifierKey: string | null;
 };

@@ -9,6 +9,7 @@ import type { Context } from "../context.js";
 import { AppError } from "../errors/errors.js";
 import { sendError } from "../errors/rest.js";
 import { heartbeat, onClientLeave, startEventStream } from "../http/event-stream.js";
+import type { NowOrLater } from "../http/now-or-later.js";
 import { followChannel } from "../live/change-feed.js";
 import { onSessionExpiry } from "../live/session-expiry.js";
 import { createUnreadHub, type UnreadHub } from "../live/unread-hub.js";
@@ -52,7 +53,7 @@ export async function createLiveUnreadCounts(
 export function registerUnreadCountStream(
   app: FastifyInstance,
   hub: UnreadHub,
-  createContext: (request: FastifyRequest) => Promise<Context>,
+  createContext: (request: FastifyRequest) => NowOrLater<Context>,
 ): void {
   app.get(STREAM_PATH, async (request, reply) => {
     const ctx = await createContext(request);

@@ -36,11 +36,14 @@ type SingleCall = { path: string; type: "query" | "mutation"; input: unknown };
 /** What tRPC's handler sends with every answer. */
 const VARY = "trpc-accept, accept";
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+/** What parseJson answers for a text that is not JSON (no wrapper object made for every call's input). */
+const NOT_JSON = Symbol("not JSON");
+
+function parseJson(text: string): unknown {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return JSON.parse(text);
   } catch {
-    return { ok: false };
+    return NOT_JSON;
   }
 }
 
@@ -58,11 +61,11 @@ export function singleCall(
   const withInput = (callType: SingleCall["type"], text: unknown): SingleCall | null => {
     if (typeof text !== "string") return null;
     const parsed = parseJson(text);
-    if (!parsed.ok) return null;
+    if (parsed === NOT_JSON) return null;
     // A superjson envelope it cannot read (a meta naming a type its value cannot have, a __proto__ path) is
     // the caller's mistake: tRPC's handler answers it 400 BAD_REQUEST, as it does inside a batch.
     try {
-      return { path, type: callType, input: router._def._config.transformer.input.deserialize(parsed.value) };
+      return { path, type: callType, input: router._def._config.transformer.input.deserialize(parsed) };
     } catch {
       return null;
     }
@@ -134,7 +137,9 @@ async function answer(options: DoorOptions, request: FastifyRequest, reply: Fast
   let ctx: Context | undefined;
   let text: string;
   try {
-    ctx = await options.createContext?.({ req: request, res: reply, info });
+    // Awaited only while the caller is being read: memory knows most callers at once (request-context.ts).
+    const made = options.createContext?.({ req: request, res: reply, info });
+    ctx = made instanceof Promise ? await made : made;
     const data = await callTRPCProcedure({
       router,
       path: call.path,
