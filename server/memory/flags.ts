@@ -21,14 +21,22 @@ export type FlagMemory = MemoryConsumer & {
    * caller reads the database).
    */
   status(proId: string): ProStatus | null | undefined;
+  /**
+   * What an OFREP evaluation reads of the pro's stored status, as memory holds it (no copy made: an
+   * evaluation asks on every request); null and undefined as for `status`.
+   */
+  flag(proId: string): StoredFlag | null | undefined;
   /** Serves from memory from now on, while `feed` says it may. */
   attach(feed: MemoryFeed): void;
   /** Pros with a stored status held. */
   size(): number;
 };
 
+/** Whether a pro's restriction is on, and by which cohort (null: set for the pro alone). */
+export type StoredFlag = { readonly restrictionActive: boolean; readonly cohortId: string | null };
+
 /** A stored status as memory keeps it: ~150 bytes a pro with its id, against ~250 for the row as read. */
-type Kept = { restrictionActive: boolean; cohortId: string | null; updatedAtMs: number };
+type Kept = StoredFlag & { readonly updatedAtMs: number };
 
 export function createFlagMemory(db: Db, onError: (err: unknown) => void, clock: Clock = systemClock): FlagMemory {
   let statuses = new Map<string, Kept>();
@@ -136,6 +144,10 @@ export function createFlagMemory(db: Db, onError: (err: unknown) => void, clock:
       return kept
         ? { proId, restrictionActive: kept.restrictionActive, cohortId: kept.cohortId, updatedAt: new Date(kept.updatedAtMs) }
         : null;
+    },
+    flag(proId) {
+      if (!feed?.current()) return undefined;
+      return statuses.get(proId) ?? null;
     },
     attach(given) {
       feed = given;

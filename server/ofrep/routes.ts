@@ -8,11 +8,12 @@ import { ApiKeyRefusedError, type ApiKeyVerifier, keyStillValid, requireScope, t
 import { toAppError } from "../errors/error-mapper.js";
 import { AppError, TooManyRequestsError } from "../errors/errors.js";
 import { heartbeat, onClientLeave, startEventStream } from "../http/event-stream.js";
+import { andThen, type NowOrLater } from "../http/now-or-later.js";
 import type { RateLimiter } from "../http/rate-limit.js";
 import { onSessionExpiry } from "../live/session-expiry.js";
 import type { FlagMemory } from "../memory/flags.js";
 import { type OfrepRefusalReason, ofrepRefusals, ofrepStreamsOpen, streamOpened } from "../observability/metrics.js";
-import { storedStatus } from "../restriction/pros.js";
+import { storedFlag } from "../restriction/pros.js";
 import type { FlagChange, FlagChangeHub } from "./changes.js";
 import {
   type ContextProblem,
@@ -88,9 +89,8 @@ async function countRequest(deps: OfrepDeps, keyId: string): Promise<void> {
 }
 
 /** The pro's flag: at once from memory, else as a promise (the callers `await` it either way). */
-function evaluationFor(deps: OfrepDeps, proId: string): Evaluation | Promise<Evaluation> {
-  const status = storedStatus(deps.db, deps.flags, proId);
-  return status instanceof Promise ? status.then(evaluate) : evaluate(status);
+function evaluationFor(deps: OfrepDeps, proId: string): NowOrLater<Evaluation> {
+  return andThen(storedFlag(deps.db, deps.flags, proId), evaluate);
 }
 
 const refetchEvent = (change: FlagChange) =>

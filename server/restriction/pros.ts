@@ -8,7 +8,8 @@ import type { NoProStatus, ProStatus } from "../../db/schema/restriction-values.
 import { type AuditSource, auditSource, newAuditEventId, recordAudit } from "../audit/record.js";
 import type { AuthedContext, HandlerArgs } from "../context.js";
 import { AppError, notFound } from "../errors/errors.js";
-import type { FlagMemory } from "../memory/flags.js";
+import type { NowOrLater } from "../http/now-or-later.js";
+import type { FlagMemory, StoredFlag } from "../memory/flags.js";
 import { countMemoryRead } from "../observability/metrics.js";
 import { lockStatuses, writeFlags } from "./flags.js";
 import type { Impact } from "./impact.js";
@@ -41,21 +42,24 @@ export const proStatusStatement = preparedFor((db) =>
  * (server/memory/flags.ts), then at once and not as a promise (every OFREP evaluation asks; issue AE); from the
  * database otherwise.
  */
-export function storedStatus(
-  db: Db,
-  memory: FlagMemory | undefined,
-  proId: string,
-): ProStatus | undefined | Promise<ProStatus | undefined> {
+export function storedStatus(db: Db, memory: FlagMemory | undefined, proId: string): NowOrLater<ProStatus | undefined> {
   const remembered = memory?.status(proId);
-  if (remembered !== undefined) {
-    countMemoryRead("pro_status", "memory");
-    return remembered ?? undefined;
-  }
-  if (memory) countMemoryRead("pro_status", "database");
-  return storedStatusInTable(db, proId);
+  return remembered === undefined ? storedStatusInTable(db, memory, proId) : fromMemory(remembered);
 }
 
-async function storedStatusInTable(db: Db, proId: string): Promise<ProStatus | undefined> {
+/** What an OFREP evaluation reads of one pro's stored status: as `storedStatus`, without copying memory's. */
+export function storedFlag(db: Db, memory: FlagMemory | undefined, proId: string): NowOrLater<StoredFlag | undefined> {
+  const remembered = memory?.flag(proId);
+  return remembered === undefined ? storedStatusInTable(db, memory, proId) : fromMemory(remembered);
+}
+
+function fromMemory<T>(remembered: T | null): T | undefined {
+  countMemoryRead("pro_status", "memory");
+  return remembered ?? undefined;
+}
+
+async function storedStatusInTable(db: Db, memory: FlagMemory | undefined, proId: string): Promise<ProStatus | undefined> {
+  if (memory) countMemoryRead("pro_status", "database");
   const [status] = await proStatusStatement(db).execute({ proId });
   return status;
 }

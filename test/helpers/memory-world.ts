@@ -292,6 +292,13 @@ export function memoryWorld(s: fc.Scheduler, keys: { pros: string[]; users: stri
     /** Memory's answers that no commit vouched for can justify (properties a and c); empty when none. */
     violations(memory: Memory): string[] {
       const found: string[] = [];
+      // OFREP reads `flag`, the pro lookup `status`: the same memory, so they serve and refuse together.
+      for (const pro of pros.keys()) {
+        const [flag, status] = [memory.flags.flag(pro), memory.flags.status(pro)];
+        if (flag?.restrictionActive !== status?.restrictionActive || flag?.cohortId !== status?.cohortId) {
+          found.push(`pro:${pro} flag ${JSON.stringify(flag)} disagrees with status ${JSON.stringify(status)}`);
+        }
+      }
       if (!memory.feed.current()) return found;
       const check = <V>(key: string, history: History<V>, answer: V) => {
         const own = ownWrites.get(key) ?? 0;
