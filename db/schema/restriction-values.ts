@@ -35,5 +35,8 @@ export type ProStatus = {
   updatedAt: Date;
 };
 
+/** What a pro's flag says, as OFREP evaluates it: on or off, and by which cohort (null: set for the pro alone). */
+export type StoredFlag = Readonly<Pick<ProStatus, "restrictionActive" | "cohortId">>;
+
 /** A pro with no stored status: exactly these two keys (docs/api.md#pro-status). */
 export type NoProStatus = { proId: string; restrictionActive: false };

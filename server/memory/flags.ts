@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { textArray } from "../../db/arrays.js";
 import type { Db } from "../../db/client.js";
 import { proRestrictionStatus } from "../../db/schema/index.js";
-import type { ProStatus } from "../../db/schema/restriction-values.js";
+import type { ProStatus, StoredFlag } from "../../db/schema/restriction-values.js";
 import { type Clock, MEMORY_STATEMENT, type MemoryConsumer, type MemoryFeed, systemClock } from "./feed.js";
 
 /** Announced with the ids of pros whose stored status was written (migration 0020). */
@@ -31,9 +31,6 @@ export type FlagMemory = MemoryConsumer & {
   /** Pros with a stored status held. */
   size(): number;
 };
-
-/** Whether a pro's restriction is on, and by which cohort (null: set for the pro alone). */
-export type StoredFlag = { readonly restrictionActive: boolean; readonly cohortId: string | null };
 
 /** A stored status as memory keeps it: ~150 bytes a pro with its id, against ~250 for the row as read. */
 type Kept = StoredFlag & { readonly updatedAtMs: number };

@@ -1,13 +1,11 @@
 // Pure rules of the restriction as an OpenFeature flag (docs/platform.md#reading-the-restriction-from-other-services,
 // OFREP: open-feature/protocol service/openapi.yaml). No I/O.
 import { hash } from "node:crypto";
+import type { StoredFlag } from "../../db/schema/restriction-values.js";
 import { MAX_PRO_ID_LENGTH } from "../restriction/limits.js";
 
 /** The one flag this service serves. */
 export const FLAG_KEY = "restrict-direct-contact";
-
-/** A pro's stored status, or none. */
-export type StoredFlag = { restrictionActive: boolean; cohortId: string | null } | undefined;
 
 /** Shared between answers (evaluate), so read-only. */
 export type Evaluation = Readonly<{
@@ -46,7 +44,7 @@ function matched(value: boolean, cohortId: string | null): Evaluation {
 }
 
 /** The flag for one pro: its stored status, or off by default when it has none. Shared and frozen. */
-export function evaluate(status: StoredFlag): Evaluation {
+export function evaluate(status: StoredFlag | undefined): Evaluation {
   if (!status) return OFF_BY_DEFAULT;
   const cohortId = status.cohortId ?? "";
   let pair = evaluations.get(cohortId);
