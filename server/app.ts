@@ -18,7 +18,7 @@ import type { Context } from "./context.js";
 import { toAppError } from "./errors/error-mapper.js";
 import { AppError } from "./errors/errors.js";
 import { fromFastifyError, logFailedAnswer, sendError } from "./errors/rest.js";
-import { registerRateLimits, registerRequestGuards, SIGN_UP_PATH } from "./http/auth-guards.js";
+import { authOperation, registerRateLimits, registerRequestGuards } from "./http/auth-guards.js";
 import { registerAuthTextGuard } from "./http/auth-text.js";
 import { clientErrorHandler } from "./http/client-errors.js";
 import { registerConsole } from "./http/console.js";
@@ -269,7 +269,7 @@ export async function buildApp(deps: AppDeps) {
     // Checked before better-auth (which refuses too, with a 400): the contract's answer is 403. On its routes
     // only, and no promise: an app-wide async hook cost every request a promise (issue AE).
     addRouteHook(app, "onRequest", isAuthRoute, (request, reply, done) => {
-      if (request.method === "POST" && request.url.split("?")[0] === SIGN_UP_PATH) {
+      if (authOperation(request.method, request.url) === "signUp") {
         sendError(reply, new AppError("FORBIDDEN", "Sign-up is closed: an admin creates accounts"));
       } else done();
     });

@@ -12,14 +12,15 @@ import { judgeWrite } from "./trusted-writes.js";
 const SIGN_IN_PATH = "/api/auth/sign-in/email";
 /** better-auth's admin plugin endpoints, closed in every case spelling its router might accept. */
 const ADMIN_PLUGIN_PATH = /^\/api\/auth\/admin(\/|$)/i;
-export const SIGN_UP_PATH = "/api/auth/sign-up/email";
+const SIGN_UP_PATH = "/api/auth/sign-up/email";
 
 /**
- * Which request limited at the Fastify door (sign-in and sign-up are no procedures) this is, or null. Only
- * paths in normal form reach better-auth (server/http/auth-path.ts), so this is the path it serves; the
- * case is folded in case its router does.
+ * Whether this request signs in or signs up, or null: what the limits count and a closed sign-up refuses
+ * (sign-in and sign-up are no procedures, so both sit at the Fastify door). Only paths in normal form reach
+ * better-auth (server/http/auth-path.ts), so this is the path it serves; the case is folded in case its
+ * router does.
  */
-function limitedOperation(method: string, url: string): "signIn" | "signUp" | null {
+export function authOperation(method: string, url: string): "signIn" | "signUp" | null {
   const path = normalAuthPath(url)?.toLowerCase();
   if (method === "POST" && path === SIGN_IN_PATH) return "signIn";
   if (method === "POST" && path === SIGN_UP_PATH) return "signUp";
@@ -78,7 +79,7 @@ export function registerRateLimits(
   const holding = new WeakSet<FastifyRequest>();
   // preHandler: the body (the sign-in address) is parsed by then. Only better-auth's routes take these.
   addRouteHook(app, "preHandler", isAuthRoute, async (request, reply) => {
-    const operation = limitedOperation(request.method, request.url);
+    const operation = authOperation(request.method, request.url);
     if (!operation) return;
     const verdict = await limiters[operation](keys[operation](request));
     if (verdict.limited) return sendError(reply, new TooManyRequestsError(verdict.retryAfterSeconds));
