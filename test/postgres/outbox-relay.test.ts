@@ -5,7 +5,7 @@
 // outside the service are announced, and exactly one of several candidates relays. PostgreSQL only.
 import type postgres from "postgres";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Relay } from "../../db/outbox-relay.js";
+import type { Relay, RelayBatch } from "../../db/outbox-relay.js";
 import { type Heard, hear, outboxRows } from "../helpers/announcements.js";
 import { useTestApp } from "../helpers/app.js";
 import { openTestDb, otherSession, type TestDb, testDbKind } from "../helpers/db.js";
@@ -91,6 +91,36 @@ describe("the change outbox and its relay (PostgreSQL)", () => {
     expect(payloads.length).toBeGreaterThan(1);
     for (const payload of payloads) expect(Buffer.byteLength(payload)).toBeLessThan(8000);
     expect(await outboxRows(session)).toEqual([]);
+  });
+
+  it("tells memory's heartbeats from changes: only a change keeps the relay polling at its quick pace", async () => {
+    const batches: RelayBatch[] = [];
+    relays.push(
+      db.startRelay({
+        pollMs: 10,
+        batchSize: 1000,
+        takeoverMs: 100,
+        onBatch: (batch) => batches.push(batch),
+        onError: (err) => errors.push(err),
+      }),
+    );
+    await session`select announce('memory_heartbeat', array['instance:1'])`;
+    await waitFor(
+      async () => batches.length,
+      (n) => n === 1,
+      { withinMs: 5_000, what: "the heartbeat's batch" },
+    );
+    await session`select announce('unread_count', array['a-change'])`;
+    await heard.until(["a-change"]);
+    await waitFor(
+      async () => batches.length,
+      (n) => n === 2,
+      { withinMs: 5_000, what: "the change's batch" },
+    );
+    expect(batches.map(({ rows, changes }) => ({ rows, changes }))).toEqual([
+      { rows: 1, changes: 0 },
+      { rows: 1, changes: 1 },
+    ]);
   });
 
   it("of two candidates exactly one relays; when it stops, the other takes over", async () => {
