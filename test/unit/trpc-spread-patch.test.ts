@@ -45,3 +45,82 @@ describe("tRPC's object spread helper, patched", () => {
     );
   });
 });
+
+// The same patch builds each middleware's options in one object instead of two generic copies a middleware
+// (the largest share of a from-memory read's own CPU; issue AE). Each middleware, and the procedure, must see
+// what tRPC's own code gives it: the caller's options spread, then `meta`, `input`, `next`; next()'s ctx
+// merged over the caller's, its input and getRawInput in place of theirs.
+describe("tRPC's middleware options, patched", () => {
+  const chainFile = readdirSync(dist).find((name) => /^initTRPC-.*\.mjs$/.test(name));
+
+  it("is the patched one", () => {
+    expect(chainFile).toBeDefined();
+    expect(readFileSync(join(dist, chainFile!), "utf8")).toContain("function middlewareOptions(");
+  });
+
+  it("gives each middleware what a spread of the caller's options gives", async () => {
+    const { initTRPC } = await import("@trpc/server");
+    const t = initTRPC.context<Record<string, unknown>>().meta<{ label: string }>().create();
+    const seen: Record<string, unknown>[] = [];
+    const raw = async () => "raw";
+    // What each middleware gives its next(), in order: nothing, a context and an input, a getRawInput, nothing.
+    const nextArgs = [undefined, { ctx: { added: 1 }, input: "replaced" }, { getRawInput: raw }, undefined] as const;
+    const passing = (i: number) =>
+      t.middleware((opts) => {
+        seen.push(opts as never);
+        const arg = nextArgs[i];
+        if (arg === undefined) return opts.next();
+        return "getRawInput" in arg ? opts.next(arg) : opts.next(arg);
+      });
+    const procedure = t.procedure
+      .meta({ label: "m" })
+      .use(passing(0))
+      .use(passing(1))
+      .use(passing(2))
+      .use(passing(3))
+      .query((opts) => void seen.push(opts as never));
+
+    // What tRPC's published code gives at each step (callRecursive, before the patch).
+    const reference = (caller: Record<string, unknown>) => {
+      const expected: Record<string, unknown>[] = [];
+      let options = caller;
+      for (const arg of nextArgs) {
+        expected.push({ ...options, meta: { label: "m" }, input: options.input });
+        const next: { ctx?: object; input?: unknown; getRawInput?: unknown } = arg ?? {};
+        options = {
+          ...options,
+          ctx: next.ctx ? { ...(options.ctx as object), ...next.ctx } : options.ctx,
+          input: "input" in next ? next.input : options.input,
+          getRawInput: next.getRawInput ?? options.getRawInput,
+        };
+      }
+      expected.push({ ...options, meta: { label: "m" }, input: options.input });
+      return expected;
+    };
+    const comparable = ({ next: _next, ...rest }: Record<string, unknown>) => rest;
+    const reserved = ["ctx", "type", "path", "getRawInput"];
+    const extraKey = fc.oneof(
+      fc.string(),
+      fc.constantFrom("__proto__", "toString", "constructor", "meta", "next", "input", "signal", "batchIndex"),
+    );
+    const callerRaw = async () => undefined;
+
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(extraKey, fc.jsonValue(), { maxKeys: 6 }), async (extras) => {
+        for (const key of reserved) delete (extras as Record<string, unknown>)[key];
+        const caller = { ...extras, ctx: { base: 1 }, type: "query", path: "p", getRawInput: callerRaw };
+        seen.length = 0;
+        await procedure(caller as never);
+        const expected = reference(caller);
+        expect(seen).toHaveLength(expected.length);
+        seen.forEach((options, i) => {
+          expect(comparable(options)).toEqual(comparable(expected[i]!));
+          expect(Object.hasOwn(options, "__proto__")).toBe(Object.hasOwn(expected[i]!, "__proto__"));
+          expect(Object.getPrototypeOf(options)).toBe(Object.prototype);
+          expect(typeof options.next).toBe("function");
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
