@@ -2,7 +2,6 @@
 // procedure by its path with that raw input (as tRPC's own HTTP adapter does, so the procedure's middleware
 // and input parser run exactly as over /trpc), and wraps the answer in the envelope (docs/api.md#envelope),
 // serialized from the procedure's output schema.
-import { callTRPCProcedure } from "@trpc/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
 import type { Context } from "../context.js";
@@ -10,6 +9,7 @@ import { validationError, zodDetails } from "../errors/errors.js";
 import { logFailedAnswer, sendError, toRestError } from "../errors/rest.js";
 import type { NowOrLater } from "../http/now-or-later.js";
 import { appRouter, inputSchemaOf } from "../routers/index.js";
+import { type CallableProcedure, callProcedure, procedureAt } from "../trpc/procedure-call.js";
 import type { KeyedAnswer, RunKeyed } from "./idempotency.js";
 import { type QueryInput, readQuery } from "./query.js";
 import type { RestRoute } from "./routes.js";
@@ -66,22 +66,22 @@ function refuseBadRepeats(route: RestRoute, input: unknown, repeats: QueryInput[
   if (distinct.length) throw validationError("Invalid input", zodDetails({ issues: distinct }));
 }
 
+/** The procedure a route calls, found once as the route is declared: a GET calls a query, the others a mutation. */
+function routeProcedure(route: RestRoute): CallableProcedure {
+  const type = route.method === "GET" ? "query" : "mutation";
+  const procedure = procedureAt(appRouter, route.procedure, type);
+  if (!procedure) throw new Error(`REST route ${route.method} ${route.path}: no ${type} ${route.procedure}`);
+  return procedure;
+}
+
 /** The route's procedure, called with the request's input and `ctx`; its answer's data. */
-function callRoute(route: RestRoute, request: FastifyRequest, ctx: Context): Promise<unknown> {
+function callRoute(route: RestRoute, procedure: CallableProcedure, request: FastifyRequest, ctx: Context): Promise<unknown> {
   const { input, repeats } = procedureInput(route, request);
-  return callTRPCProcedure({
-    router: appRouter,
-    path: route.procedure,
-    type: route.method === "GET" ? "query" : "mutation",
-    ctx,
-    // Read where the procedure parses its input, after its access checks: a later value of a repeated
-    // query key is refused as the first one would be, though only the first one counts.
-    getRawInput: async () => {
-      refuseBadRepeats(route, input, repeats);
-      return input;
-    },
-    signal: undefined,
-    batchIndex: 0,
+  // Read where the procedure parses its input, after its access checks: a later value of a repeated
+  // query key is refused as the first one would be, though only the first one counts.
+  return callProcedure(procedure, route.procedure, ctx, async () => {
+    refuseBadRepeats(route, input, repeats);
+    return input;
   });
 }
 
@@ -90,9 +90,15 @@ const successStatus = (route: RestRoute, data: unknown): number =>
   route.acceptedWhenRequested && isPlainObject(data) && data.changeRequest !== undefined ? 202 : (route.status ?? 200);
 
 /** The whole answer as text, success or error, for a request whose answer is stored with its change (runKeyed). */
-async function keyedAnswer(route: RestRoute, request: FastifyRequest, reply: FastifyReply, ctx: Context): Promise<KeyedAnswer> {
+async function keyedAnswer(
+  route: RestRoute,
+  procedure: CallableProcedure,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: Context,
+): Promise<KeyedAnswer> {
   try {
-    const data = await callRoute(route, request, ctx);
+    const data = await callRoute(route, procedure, request, ctx);
     const status = successStatus(route, data);
     return { status, body: String(reply.status(status).serialize({ success: true, data })), headers: {} };
   } catch (err) {
@@ -112,6 +118,7 @@ export function registerRestRoutes(
   for (const route of routes) {
     const status = route.status ?? 200;
     const serializer = serializers.get(route.procedure);
+    const procedure = routeProcedure(route);
     app.route({
       method: route.method,
       url: route.path,
@@ -122,12 +129,12 @@ export function registerRestRoutes(
           // Awaited only while the caller is being read: memory knows most callers at once (request-context.ts).
           const made = createContext(request);
           const ctx = made instanceof Promise ? await made : made;
-          const keyed = runKeyed(request, (db: Db) => keyedAnswer(route, request, reply, { ...ctx, db }));
+          const keyed = runKeyed(request, (db: Db) => keyedAnswer(route, procedure, request, reply, { ...ctx, db }));
           if (keyed) {
             const answer = await keyed;
             return reply.status(answer.status).headers(answer.headers).type("application/json; charset=utf-8").send(answer.body);
           }
-          const data = await callRoute(route, request, ctx);
+          const data = await callRoute(route, procedure, request, ctx);
           return reply.status(successStatus(route, data)).send({ success: true, data });
         } catch (err) {
           return sendError(reply, err);

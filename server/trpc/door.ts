@@ -2,18 +2,11 @@
 // into a web Response streamed back through Fastify: about 0.25 ms of CPU per call before the procedure
 // runs, more than the bench's floor spends on a whole request (BENCHMARKS.md, issue J). A single query
 // (GET) or mutation (POST) is therefore answered here, with tRPC's own pieces: the procedure called as the
-// REST door calls it (callTRPCProcedure), the error shape from the router's formatter, the status tRPC
+// REST door calls it (procedure-call.ts), the error shape from the router's formatter, the status tRPC
 // gives that shape, the transformer. Anything else (batches, streaming, subscriptions, HEAD, a wrong
 // method, an unknown path, input that does not parse as JSON or superjson) goes to tRPC's handler unchanged.
 // test/integration/trpc-door.test.ts compares both handlers' answers call by call.
-import {
-  type AnyTRPCRouter,
-  callTRPCProcedure,
-  getErrorShape,
-  getTRPCErrorFromUnknown,
-  type TRPCError,
-  transformTRPCResponse,
-} from "@trpc/server";
+import { type AnyTRPCRouter, getErrorShape, getTRPCErrorFromUnknown, type TRPCError, transformTRPCResponse } from "@trpc/server";
 import { type FastifyTRPCPluginOptions, fastifyRequestHandler } from "@trpc/server/adapters/fastify";
 import { getHTTPStatusCode, type TRPCRequestInfo } from "@trpc/server/http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -24,6 +17,7 @@ import { jsonNestsDeeperThan, tooDeeplyNested } from "../http/json-depth.js";
 import { mediaType } from "../http/trusted-writes.js";
 import type { ServerRouter } from "../routers/index.js";
 import { successText } from "./answer-text.js";
+import { type CallableProcedure, callProcedure, procedureAt } from "./procedure-call.js";
 
 type DoorOptions = Omit<FastifyTRPCPluginOptions<ServerRouter>["trpcOptions"], "responseMeta">;
 
@@ -31,7 +25,7 @@ type DoorOptions = Omit<FastifyTRPCPluginOptions<ServerRouter>["trpcOptions"], "
 export const trpcErrorHeaders = (errors: readonly TRPCError[]) =>
   Object.assign({}, ...errors.map((e) => errorHeaders(toAppError(e)))) as Record<string, string>;
 
-type SingleCall = { path: string; type: "query" | "mutation"; input: unknown };
+type SingleCall = { path: string; type: "query" | "mutation"; input: unknown; procedure: CallableProcedure };
 
 /** What tRPC's handler sends with every answer. */
 const VARY = "trpc-accept, accept";
@@ -55,30 +49,31 @@ export function singleCall(
 ): SingleCall | null {
   const query = request.query as Record<string, unknown>;
   if (path.includes(",") || "batch" in query || request.headers["trpc-accept"] !== undefined) return null;
-  const procedure = (router._def.procedures as Record<string, { _def: { type: string } } | undefined>)[path];
-  const type = procedure?._def.type;
   /** The call with its input from this JSON text (the transformer's form); null when it is not JSON. */
-  const withInput = (callType: SingleCall["type"], text: unknown): SingleCall | null => {
+  const withInput = (procedure: CallableProcedure, type: SingleCall["type"], text: unknown): SingleCall | null => {
     if (typeof text !== "string") return null;
     const parsed = parseJson(text);
     if (parsed === NOT_JSON) return null;
     // A superjson envelope it cannot read (a meta naming a type its value cannot have, a __proto__ path) is
     // the caller's mistake: tRPC's handler answers it 400 BAD_REQUEST, as it does inside a batch.
     try {
-      return { path, type: callType, input: router._def._config.transformer.input.deserialize(parsed) };
+      return { path, type, input: router._def._config.transformer.input.deserialize(parsed), procedure };
     } catch {
       return null;
     }
   };
-  if (request.method === "GET" && type === "query") {
-    return query.input === undefined ? { path, type, input: undefined } : withInput(type, query.input);
+  if (request.method === "GET") {
+    const procedure = procedureAt(router, path, "query");
+    if (!procedure) return null;
+    return query.input === undefined ? { path, type: "query", input: undefined, procedure } : withInput(procedure, "query", query.input);
   }
   // Without a JSON content type tRPC looks for other body formats (or refuses it): its handler answers.
-  const json = mediaType(request.headers["content-type"]) === "application/json";
-  if (request.method === "POST" && type === "mutation" && json) {
-    return request.body === undefined || request.body === "" ? { path, type, input: undefined } : withInput(type, request.body);
-  }
-  return null;
+  const procedure = request.method === "POST" ? procedureAt(router, path, "mutation") : undefined;
+  if (!procedure || mediaType(request.headers["content-type"]) !== "application/json") return null;
+  const { body } = request;
+  return body === undefined || body === ""
+    ? { path, type: "mutation", input: undefined, procedure }
+    : withInput(procedure, "mutation", body);
 }
 
 /**
@@ -140,16 +135,7 @@ async function answer(options: DoorOptions, request: FastifyRequest, reply: Fast
     // Awaited only while the caller is being read: memory knows most callers at once (request-context.ts).
     const made = options.createContext?.({ req: request, res: reply, info });
     ctx = made instanceof Promise ? await made : made;
-    const data = await callTRPCProcedure({
-      router,
-      path: call.path,
-      type: call.type,
-      ctx,
-      getRawInput,
-      // As the REST door: no query or mutation of ours stops early when its caller leaves.
-      signal: undefined,
-      batchIndex: 0,
-    });
+    const data = await callProcedure(call.procedure, call.path, ctx, getRawInput);
     // What transformTRPCResponse makes of `{ result: { data } }`, without its copies of both objects.
     text = successText(call.path, data) ?? JSON.stringify({ result: { data: config.transformer.output.serialize(data) } });
     reply.status(200);

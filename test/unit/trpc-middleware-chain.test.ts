@@ -4,7 +4,9 @@
 import { describe, expect, it } from "vitest";
 import type { Context } from "../../server/context.js";
 import { createContextInner } from "../../server/context.js";
+import { appRouter } from "../../server/routers/index.js";
 import { adminProcedure, authedProcedure, createCallerFactory, publicProcedure, router } from "../../server/trpc/index.js";
+import { procedureAt } from "../../server/trpc/procedure-call.js";
 
 const seen: Context[] = [];
 const probe = router({
@@ -39,5 +41,19 @@ describe("the procedures' middleware chain", () => {
     await expect(call(contextOf(null)).admins()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await expect(call(contextOf("user")).admins()).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect(seen).toEqual([]);
+  });
+
+  it("finds each of the app's procedures by its path and type, with nothing to load first (procedure-call.ts)", () => {
+    // tRPC's own lookup would load a lazy router first; the doors' lookup does not, so there must be none.
+    expect(Object.keys(appRouter._def.lazy)).toEqual([]);
+    const procedures = Object.entries(appRouter._def.procedures as Record<string, { _def: { type: "query" | "mutation" } }>);
+    expect(procedures.length).toBeGreaterThan(50);
+    for (const [path, procedure] of procedures) {
+      expect(procedureAt(appRouter, path, procedure._def.type)).toBe(procedure);
+      expect(procedureAt(appRouter, path, procedure._def.type === "query" ? "mutation" : "query")).toBeUndefined();
+    }
+    for (const path of ["toString", "__proto__", "constructor", "restriction", "restriction.", "", "restriction.getPro.x"]) {
+      expect(procedureAt(appRouter, path, "query")).toBeUndefined();
+    }
   });
 });
