@@ -2,6 +2,7 @@
 // procedure by its path with that raw input (as tRPC's own HTTP adapter does, so the procedure's middleware
 // and input parser run exactly as over /trpc), and wraps the answer in the envelope (docs/api.md#envelope),
 // serialized from the procedure's output schema.
+import type { AnyTRPCProcedure } from "@trpc/server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.js";
 import type { Context } from "../context.js";
@@ -9,7 +10,7 @@ import { validationError, zodDetails } from "../errors/errors.js";
 import { logFailedAnswer, sendError, toRestError } from "../errors/rest.js";
 import type { NowOrLater } from "../http/now-or-later.js";
 import { appRouter, inputSchemaOf } from "../routers/index.js";
-import { type CallableProcedure, callProcedure, procedureAt } from "../trpc/procedure-call.js";
+import { callProcedure, procedureAt } from "../trpc/procedure-call.js";
 import type { KeyedAnswer, RunKeyed } from "./idempotency.js";
 import { type QueryInput, readQuery } from "./query.js";
 import type { RestRoute } from "./routes.js";
@@ -67,7 +68,7 @@ function refuseBadRepeats(route: RestRoute, input: unknown, repeats: QueryInput[
 }
 
 /** The procedure a route calls, found once as the route is declared: a GET calls a query, the others a mutation. */
-function routeProcedure(route: RestRoute): CallableProcedure {
+function routeProcedure(route: RestRoute): AnyTRPCProcedure {
   const type = route.method === "GET" ? "query" : "mutation";
   const procedure = procedureAt(appRouter, route.procedure, type);
   if (!procedure) throw new Error(`REST route ${route.method} ${route.path}: no ${type} ${route.procedure}`);
@@ -75,7 +76,7 @@ function routeProcedure(route: RestRoute): CallableProcedure {
 }
 
 /** The route's procedure, called with the request's input and `ctx`; its answer's data. */
-function callRoute(route: RestRoute, procedure: CallableProcedure, request: FastifyRequest, ctx: Context): Promise<unknown> {
+function callRoute(route: RestRoute, procedure: AnyTRPCProcedure, request: FastifyRequest, ctx: Context): Promise<unknown> {
   const { input, repeats } = procedureInput(route, request);
   // Read where the procedure parses its input, after its access checks: a later value of a repeated
   // query key is refused as the first one would be, though only the first one counts.
@@ -92,7 +93,7 @@ const successStatus = (route: RestRoute, data: unknown): number =>
 /** The whole answer as text, success or error, for a request whose answer is stored with its change (runKeyed). */
 async function keyedAnswer(
   route: RestRoute,
-  procedure: CallableProcedure,
+  procedure: AnyTRPCProcedure,
   request: FastifyRequest,
   reply: FastifyReply,
   ctx: Context,

@@ -6,7 +6,14 @@
 // gives that shape, the transformer. Anything else (batches, streaming, subscriptions, HEAD, a wrong
 // method, an unknown path, input that does not parse as JSON or superjson) goes to tRPC's handler unchanged.
 // test/integration/trpc-door.test.ts compares both handlers' answers call by call.
-import { type AnyTRPCRouter, getErrorShape, getTRPCErrorFromUnknown, type TRPCError, transformTRPCResponse } from "@trpc/server";
+import {
+  type AnyTRPCProcedure,
+  type AnyTRPCRouter,
+  getErrorShape,
+  getTRPCErrorFromUnknown,
+  type TRPCError,
+  transformTRPCResponse,
+} from "@trpc/server";
 import { type FastifyTRPCPluginOptions, fastifyRequestHandler } from "@trpc/server/adapters/fastify";
 import { getHTTPStatusCode, type TRPCRequestInfo } from "@trpc/server/http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -17,7 +24,7 @@ import { jsonNestsDeeperThan, tooDeeplyNested } from "../http/json-depth.js";
 import { mediaType } from "../http/trusted-writes.js";
 import type { ServerRouter } from "../routers/index.js";
 import { successText } from "./answer-text.js";
-import { type CallableProcedure, callProcedure, procedureAt } from "./procedure-call.js";
+import { callProcedure, procedureAt } from "./procedure-call.js";
 
 type DoorOptions = Omit<FastifyTRPCPluginOptions<ServerRouter>["trpcOptions"], "responseMeta">;
 
@@ -25,7 +32,7 @@ type DoorOptions = Omit<FastifyTRPCPluginOptions<ServerRouter>["trpcOptions"], "
 export const trpcErrorHeaders = (errors: readonly TRPCError[]) =>
   Object.assign({}, ...errors.map((e) => errorHeaders(toAppError(e)))) as Record<string, string>;
 
-type SingleCall = { path: string; type: "query" | "mutation"; input: unknown; procedure: CallableProcedure };
+type SingleCall = { path: string; type: "query" | "mutation"; input: unknown; procedure: AnyTRPCProcedure };
 
 /** What tRPC's handler sends with every answer. */
 const VARY = "trpc-accept, accept";
@@ -50,7 +57,7 @@ export function singleCall(
   const query = request.query as Record<string, unknown>;
   if (path.includes(",") || "batch" in query || request.headers["trpc-accept"] !== undefined) return null;
   /** The call with its input from this JSON text (the transformer's form); null when it is not JSON. */
-  const withInput = (procedure: CallableProcedure, type: SingleCall["type"], text: unknown): SingleCall | null => {
+  const withInput = (procedure: AnyTRPCProcedure, type: SingleCall["type"], text: unknown): SingleCall | null => {
     if (typeof text !== "string") return null;
     const parsed = parseJson(text);
     if (parsed === NOT_JSON) return null;
