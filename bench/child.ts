@@ -1,13 +1,16 @@
 // The child-process side of bench/servers.ts: report the listening port to the parent (or print it when
-// run alone), answer its probes (heap after a forced GC, CPU used), and stop on the parent's "stop", on
-// SIGTERM/SIGINT, or when the parent goes away.
+// run alone), answer its probes (heap after a forced GC, CPU used, and what the server adds), and stop on the
+// parent's "stop", on SIGTERM/SIGINT, or when the parent goes away.
 /**
  * The URL of a compiled module of the service in build/server/ (`npm run bench` builds it first, its
  * `prebench`): the product's children run the service as `npm start` does, not its sources through tsx.
  */
 export const builtServer = (path: string) => new URL(`../build/server/${path}`, import.meta.url).href;
 
-export function serveForParent(name: string, address: string, close: () => Promise<void>): void {
+/** What a server adds to its probe answers (the product: its hot reads by where they were answered from). */
+export type ProbeExtra = () => Promise<Record<string, unknown>>;
+
+export function serveForParent(name: string, address: string, close: () => Promise<void>, extra?: ProbeExtra): void {
   const port = Number(new URL(address).port);
   if (process.send) process.send({ ready: port });
   else console.log(`${name} listening on ${address}`);
@@ -22,7 +25,7 @@ export function serveForParent(name: string, address: string, close: () => Promi
   process.on("message", (message: unknown) => {
     if (message === "stop") void stop();
     const probe = message as { probe?: number; gc?: boolean } | null;
-    if (typeof probe?.probe === "number") answerProbe(probe.probe, probe.gc === true);
+    if (typeof probe?.probe === "number") void answerProbe(probe.probe, probe.gc === true, extra);
   });
   process.on("SIGTERM", () => void stop());
   process.on("SIGINT", () => void stop());
@@ -31,12 +34,13 @@ export function serveForParent(name: string, address: string, close: () => Promi
 }
 
 /** The parent's question about this process; collecting twice also frees what the first pass finalized. */
-function answerProbe(id: number, gc: boolean): void {
+async function answerProbe(id: number, gc: boolean, extra: ProbeExtra | undefined): Promise<void> {
   const collect = (globalThis as { gc?: () => void }).gc;
   if (gc && collect) {
     collect();
     collect();
   }
   const { heapUsed, rss } = process.memoryUsage();
-  process.send?.({ probe: id, heapUsed, rss, cpu: process.cpuUsage(), collected: gc && collect !== undefined });
+  const more = extra ? await extra() : {};
+  process.send?.({ ...more, probe: id, heapUsed, rss, cpu: process.cpuUsage(), collected: gc && collect !== undefined });
 }

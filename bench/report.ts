@@ -19,6 +19,8 @@ export type Row = LoadResult & {
   read: boolean;
   /** req/s of each round, when the scenario ran in rounds against bare (BenchOptions.rounds); the row is the median round's. */
   roundRps?: number[];
+  /** Against bare, the share of the product's hot reads answered from memory over every round; absent in older results. */
+  fromMemory?: number;
 };
 
 /** The middle value (the lower of the two middle ones for an even count). */

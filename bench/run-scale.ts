@@ -6,7 +6,7 @@ import { explainHotQueries, formatExplained } from "./explain.js";
 import { type ActivationResult, measureCohortActivation, measurePushFanOut, type PushResult } from "./inprocess.js";
 import { type LoadResult, probe, runLoad } from "./load.js";
 import { bulkEvaluations } from "./ofrep-client.js";
-import { median, type Row, roundRatios } from "./report.js";
+import { fmt, median, type Row, roundRatios } from "./report.js";
 import { floorEnv, label, live, log, options, productEnv, profileDir, secret, wanted } from "./run-context.js";
 import { buildScenarios, DEFAULT_TARGETS, type Scenario, sessionCookieHeader, type TargetKind } from "./scenarios.js";
 import { analyzeAll, hotNotificationIds, type Seeded, seedNotifications } from "./seed.js";
@@ -150,8 +150,25 @@ export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal:
       const rounds = inRounds.length < 2 ? 1 : againstBare ? options.bareRounds : options.rounds;
       const roundDuration = againstBare ? options.bareDuration : load.duration;
       const results = new Map<Target, LoadResult[]>(inRounds.map((t) => [t, []]));
+      // Against bare, the product's hot reads are counted by where they were answered from: a ratio to bare
+      // measures reads from memory only while memory vouched for itself.
+      const reads = new Map<Target, { memory: number; database: number }>();
+      const measure = async (target: Target) => {
+        const counted = againstBare && target.kind !== "bare";
+        const before = counted ? (await target.server.probe({ gc: false })).memoryReads : undefined;
+        const result = await saturated(target, roundDuration);
+        const after = before && (await target.server.probe({ gc: false })).memoryReads;
+        if (before && after) {
+          const sum = reads.get(target) ?? { memory: 0, database: 0 };
+          reads.set(target, {
+            memory: sum.memory + after.memory - before.memory,
+            database: sum.database + after.database - before.database,
+          });
+        }
+        return result;
+      };
       for (let round = 0; round < rounds; round++) {
-        for (const target of turned(inRounds, round)) results.get(target)!.push(await saturated(target, roundDuration));
+        for (const target of turned(inRounds, round)) results.get(target)!.push(await measure(target));
         const of = (kind: TargetKind) => [...results].find(([t]) => t.kind === kind)?.[1][round]?.rps ?? null;
         const bareRps = of("bare");
         const roundFloorRps = floorRps ?? of("floor");
@@ -179,7 +196,18 @@ export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal:
               : floorRps
                 ? median(roundRps) / floorRps
                 : null;
-        rows.push(row(target, middle, ratio, { bareRatio, ...(rounds > 1 ? { roundRps } : {}) }));
+        const counted = reads.get(target);
+        const fromMemory =
+          counted && counted.memory + counted.database > 0 ? counted.memory / (counted.memory + counted.database) : undefined;
+        if (fromMemory !== undefined)
+          log(`${scale} ${scenario.name} ${target.label}: ${fmt(fromMemory * 100, 2)} % of the hot reads from memory`);
+        rows.push(
+          row(target, middle, ratio, {
+            bareRatio,
+            ...(rounds > 1 ? { roundRps } : {}),
+            ...(fromMemory === undefined ? {} : { fromMemory }),
+          }),
+        );
       }
       if (!PACED.includes(scenario.name)) continue;
       // The ceiling is about throughput: bare is not run paced.
