@@ -6,7 +6,8 @@ import { fmt, pairedRatio, type Row, ratioDetail, type Verdict } from "./report.
 const FROM_MEMORY = 0.99;
 /** Whether the row measured reads from memory; a row from before the bench counted them passes. */
 const fromMemory = (r: Row) => r.fromMemory === undefined || r.fromMemory >= FROM_MEMORY;
-const memoryShare = (r: Row) => (r.fromMemory === undefined ? "" : `; ${fmt(r.fromMemory * 100, 2)} % of its hot reads from memory`);
+const memoryShare = (r: Row, whose = "its") =>
+  r.fromMemory === undefined ? "" : `; ${fmt(r.fromMemory * 100, 2)} % of ${whose} hot reads from memory`;
 
 /**
  * Issue AE's targets: the reads served from memory against the bare ceiling (Fastify alone, bench/bare.ts) in
@@ -47,7 +48,7 @@ export function bareVerdicts(rows: Row[], bigScale: string): Verdict[] {
     out.push({
       target: `${scenario}: tRPC req/s ≥ 0.85× REST's at ${bigScale} rows (saturated)`,
       met: ratio >= 0.85 && fromMemory(trpc) && fromMemory(rest),
-      detail: `${ratioDetail(ratio, rounds, trpc, rest)}; server CPU ${cpu(trpc)} vs ${cpu(rest)}${memoryShare(trpc)}`,
+      detail: `${ratioDetail(ratio, rounds, trpc, rest)}; server CPU ${cpu(trpc)} vs ${cpu(rest)}${memoryShare(trpc, "tRPC's")}${memoryShare(rest, "REST's")}`,
     });
   }
   const list = ["product REST", "product tRPC"].flatMap((target) => {
