@@ -10,7 +10,7 @@ import { fmt, median, type Row, roundRatios } from "./report.js";
 import { floorEnv, label, live, log, options, productEnv, profileDir, secret, wanted } from "./run-context.js";
 import { buildScenarios, DEFAULT_TARGETS, type Scenario, sessionCookieHeader, type TargetKind } from "./scenarios.js";
 import { analyzeAll, hotNotificationIds, type Seeded, seedNotifications } from "./seed.js";
-import { type RunningServer, startServer } from "./servers.js";
+import { type MemoryReads, type RunningServer, startServer } from "./servers.js";
 
 type Target = { kind: TargetKind; label: string; server: RunningServer };
 
@@ -152,7 +152,7 @@ export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal:
       const results = new Map<Target, LoadResult[]>(inRounds.map((t) => [t, []]));
       // Against bare, the product's hot reads are counted by where they were answered from: a ratio to bare
       // measures reads from memory only while memory vouched for itself.
-      const reads = new Map<Target, { memory: number; database: number }>();
+      const reads = new Map<Target, MemoryReads>();
       const measure = async (target: Target) => {
         const counted = againstBare && target.kind !== "bare";
         const before = counted ? (await target.server.probe({ gc: false })).memoryReads : undefined;

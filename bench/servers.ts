@@ -4,14 +4,16 @@ import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
+/** The product's hot reads so far by where they were answered from (memory_reads_total, every kind). */
+export type MemoryReads = { memory: number; database: number };
+
 /** What a server process says about itself (bench/child.ts): V8 heap after an optional forced GC, and CPU. */
 export type ProbeAnswer = {
   heapUsed: number;
   rss: number;
   cpu: NodeJS.CpuUsage;
   collected: boolean;
-  /** The product's hot reads so far by where they were answered from (memory_reads_total, every kind). */
-  memoryReads?: { memory: number; database: number };
+  memoryReads?: MemoryReads;
 };
 
 export type RunningServer = {
