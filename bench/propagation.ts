@@ -25,7 +25,7 @@ import { summarize, type Timing } from "./inprocess.js";
 import { freePort } from "./net.js";
 import type { Verdict } from "./report.js";
 import type { Seeded } from "./seed.js";
-import { type RunningServer, startServer } from "./servers.js";
+import { addReads, type MemoryReads, NO_READS, type RunningServer, readsSince, startServer } from "./servers.js";
 
 export type PropagationShape = {
   /** Changes in the raw SQL series, the admin API series and the LISTEN outage series. */
@@ -35,9 +35,6 @@ export type PropagationShape = {
 };
 
 export type SeriesKind = "sql" | "admin" | "outage";
-
-/** Answers of the pro status lookup an instance counted, by where they came from. */
-export type Reads = { memory: number; database: number };
 
 export type PropagationSeries = {
   kind: SeriesKind;
@@ -50,7 +47,7 @@ export type PropagationSeries = {
   /** Changes some instance did not serve within CHANGE_TIMEOUT_MS (counted at that bound in the timings). */
   unseen: number;
   /** Each instance's evaluations while it was polled, from memory and from the database. */
-  reads: Reads[];
+  reads: MemoryReads[];
   /** LISTEN connections terminated (the outage series: one before each change). */
   terminated: number;
 };
@@ -100,11 +97,11 @@ async function evaluate(instance: Instance, apiKey: string, proId: string): Prom
 }
 
 /** memory_reads_total{kind="pro_status"} of `instance`, from its metrics. */
-async function proStatusReads(instance: Instance): Promise<Reads> {
+async function proStatusReads(instance: Instance): Promise<MemoryReads> {
   const { statusCode, body } = await request(instance.metricsUrl);
   const text = await body.text();
   if (statusCode !== 200) throw new Error(`propagation: ${instance.name}'s metrics answered HTTP ${statusCode}`);
-  const reads: Reads = { memory: 0, database: 0 };
+  const reads: MemoryReads = { memory: 0, database: 0 };
   for (const [, labels, value] of text.matchAll(/^memory_reads_total\{([^}]*)\} (\S+)$/gm)) {
     const source = /source="(\w+)"/.exec(labels!)?.[1];
     if (labels!.includes('kind="pro_status"') && (source === "memory" || source === "database")) reads[source] = Number(value);
@@ -112,13 +109,8 @@ async function proStatusReads(instance: Instance): Promise<Reads> {
   return reads;
 }
 
-const readsSince = (before: Reads, after: Reads): Reads => ({
-  memory: after.memory - before.memory,
-  database: after.database - before.database,
-});
-
 /** Waits until `instance` answers the pro from memory; its answer then, and its counts after that answer. */
-async function answeredFromMemory(instance: Instance, apiKey: string, proId: string): Promise<{ value: boolean; reads: Reads }> {
+async function answeredFromMemory(instance: Instance, apiKey: string, proId: string): Promise<{ value: boolean; reads: MemoryReads }> {
   const deadline = now() + READY_TIMEOUT_MS;
   for (;;) {
     const before = await proStatusReads(instance);
@@ -213,7 +205,7 @@ export async function measurePropagation(
       const latest: number[] = [];
       const each: number[][] = instances.map(() => []);
       const write: number[] = [];
-      const reads: Reads[] = instances.map(() => ({ memory: 0, database: 0 }));
+      let reads: MemoryReads[] = instances.map(() => NO_READS);
       let unseen = 0;
       let terminated = 0;
       for (let n = 0; n < count; n++) {
@@ -223,10 +215,7 @@ export async function measurePropagation(
         latest.push(Math.max(...times));
         times.forEach((t, i) => void each[i]!.push(t));
         write.push(c.write);
-        c.reads.forEach((r, i) => {
-          reads[i]!.memory += r.memory;
-          reads[i]!.database += r.database;
-        });
+        reads = reads.map((sum, i) => addReads(sum, c.reads[i]!));
         terminated += c.terminated;
       }
       const result: PropagationSeries = {
@@ -257,8 +246,7 @@ export async function measurePropagation(
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
 
-const totalReads = (s: PropagationSeries) =>
-  s.reads.reduce((sum, r) => ({ memory: sum.memory + r.memory, database: sum.database + r.database }), { memory: 0, database: 0 });
+const totalReads = (s: PropagationSeries) => s.reads.reduce(addReads, NO_READS);
 
 /** The share of the polled evaluations answered from memory, both instances together. */
 function memoryShare(s: PropagationSeries): string {

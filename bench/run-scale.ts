@@ -10,7 +10,7 @@ import { fmt, median, type Row, roundRatios } from "./report.js";
 import { floorEnv, label, live, log, options, productEnv, profileDir, secret, wanted } from "./run-context.js";
 import { buildScenarios, DEFAULT_TARGETS, type Scenario, sessionCookieHeader, type TargetKind } from "./scenarios.js";
 import { analyzeAll, hotNotificationIds, type Seeded, seedNotifications } from "./seed.js";
-import { type MemoryReads, type RunningServer, startServer } from "./servers.js";
+import { addReads, type MemoryReads, NO_READS, type RunningServer, readsSince, startServer } from "./servers.js";
 
 type Target = { kind: TargetKind; label: string; server: RunningServer };
 
@@ -158,13 +158,7 @@ export async function measureScale(db: BenchDatabase, seeded: Seeded, rowsTotal:
         const before = counted ? (await target.server.probe({ gc: false })).memoryReads : undefined;
         const result = await saturated(target, roundDuration);
         const after = before && (await target.server.probe({ gc: false })).memoryReads;
-        if (before && after) {
-          const sum = reads.get(target) ?? { memory: 0, database: 0 };
-          reads.set(target, {
-            memory: sum.memory + after.memory - before.memory,
-            database: sum.database + after.database - before.database,
-          });
-        }
+        if (before && after) reads.set(target, addReads(reads.get(target) ?? NO_READS, readsSince(before, after)));
         return result;
       };
       for (let round = 0; round < rounds; round++) {

@@ -4,8 +4,23 @@ import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-/** The product's hot reads so far by where they were answered from (memory_reads_total, every kind). */
+/** The product's hot reads by where they were answered from (memory_reads_total). */
 export type MemoryReads = { memory: number; database: number };
+
+/** No reads yet: where a sum of reads starts. */
+export const NO_READS: MemoryReads = Object.freeze({ memory: 0, database: 0 });
+
+/** Two counts of reads together. */
+export const addReads = (a: MemoryReads, b: MemoryReads): MemoryReads => ({
+  memory: a.memory + b.memory,
+  database: a.database + b.database,
+});
+
+/** The reads counted between two readings of the same counters. */
+export const readsSince = (before: MemoryReads, after: MemoryReads): MemoryReads => ({
+  memory: after.memory - before.memory,
+  database: after.database - before.database,
+});
 
 /** What a server process says about itself (bench/child.ts): V8 heap after an optional forced GC, and CPU. */
 export type ProbeAnswer = {
@@ -13,6 +28,7 @@ export type ProbeAnswer = {
   rss: number;
   cpu: NodeJS.CpuUsage;
   collected: boolean;
+  /** The product's hot reads so far, of every kind. */
   memoryReads?: MemoryReads;
 };
 
